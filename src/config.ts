@@ -1,0 +1,198 @@
+import { isIP } from 'node:net';
+import { parseRateRule, type RateRule } from './lib/rate-rule.js';
+
+/**
+ * All settings come from the environment, are checked here once at start-up, and are frozen.
+ * Nothing else in the code reads process.env. Every variable is documented in the README.
+ */
+export type DatabaseConfig =
+  | { readonly kind: 'sqlite'; readonly path: string; readonly synchronous: 'FULL' | 'NORMAL' }
+  | { readonly kind: 'postgres'; readonly url: string };
+
+export type TrustProxy = boolean | readonly string[];
+
+export interface RateLimits {
+  /** API calls per user, all apps together (error 3). */
+  readonly apiPerUser: RateRule;
+  /** API calls per registered app, all users together (error 3). */
+  readonly apiPerClient: RateRule;
+  /** Token requests per user (error 103). */
+  readonly tokenPerUser: RateRule;
+  /** Token requests per client id as sent, valid or not (error 103). */
+  readonly tokenPerClient: RateRule;
+  /** Failed sign-ins per account and device (see docs/decisions/0005-sign-in-throttling.md). */
+  readonly signinPerAccount: RateRule;
+  /** Failed sign-ins per client address, all accounts together. */
+  readonly signinPerAddress: RateRule;
+}
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  readonly database: DatabaseConfig;
+  /** Origin (and optional path prefix) users see, without trailing slash. */
+  readonly publicUrl: string;
+  readonly publicHttps: boolean;
+  readonly trustProxy: TrustProxy;
+  readonly logLevel: string;
+  readonly maintenance: boolean;
+  readonly bodyLimitBytes: number;
+  readonly authCodeTtlSeconds: number;
+  readonly refreshTokenMaxAgeSeconds: number;
+  readonly tokenCacheSeconds: number;
+  readonly sessionTtlSeconds: number;
+  readonly rateLimits: RateLimits;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export const DEFAULTS = {
+  PORT: '3000',
+  HOST: '127.0.0.1',
+  DATABASE_URL: 'sqlite:./data/tickler.db',
+  TRUST_PROXY: 'false',
+  LOG_LEVEL: 'info',
+  MAINTENANCE_MODE: 'false',
+  MAX_BODY_BYTES: String(20 * 1024 * 1024),
+  AUTH_CODE_TTL_SECONDS: '600',
+  REFRESH_TOKEN_MAX_AGE_DAYS: '365',
+  TOKEN_CACHE_SECONDS: '5',
+  SESSION_TTL_HOURS: '12',
+  RATE_LIMIT_API_PER_USER: '3600/1h',
+  RATE_LIMIT_API_PER_CLIENT: '100000/1h',
+  RATE_LIMIT_TOKEN_PER_USER: '30/1h',
+  RATE_LIMIT_TOKEN_PER_CLIENT: '600/1h',
+  RATE_LIMIT_SIGNIN_PER_ACCOUNT: '10/15m',
+  RATE_LIMIT_SIGNIN_PER_ADDRESS: '100/15m',
+} as const;
+
+type Key = keyof typeof DEFAULTS | 'PUBLIC_URL';
+
+function read(env: Env, key: Key): string {
+  const v = env[key];
+  if (v !== undefined && v.trim() !== '') return v.trim();
+  return key === 'PUBLIC_URL' ? '' : DEFAULTS[key];
+}
+
+function fail(key: string, value: string, expected: string): never {
+  throw new ConfigError(`Invalid ${key}=${JSON.stringify(value)}: expected ${expected}`);
+}
+
+function int(env: Env, key: keyof typeof DEFAULTS, min: number, max: number): number {
+  const v = read(env, key);
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) fail(key, v, `an integer from ${min} to ${max}`);
+  return Number(v);
+}
+
+function bool(env: Env, key: keyof typeof DEFAULTS): boolean {
+  const v = read(env, key).toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  return fail(key, v, 'true or false');
+}
+
+function rate(env: Env, key: keyof typeof DEFAULTS): RateRule {
+  const v = read(env, key);
+  const rule = parseRateRule(v);
+  return rule ? Object.freeze(rule) : fail(key, v, 'COUNT/PERIOD such as 100/1h, 10/15m or 30/s (period at most 7d), or 0 for no limit');
+}
+
+export function parseDatabaseUrl(value: string, key = 'DATABASE_URL'): DatabaseConfig {
+  if (/^postgres(ql)?:\/\//i.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      fail(key, value, 'a postgres://user@host:port/database URL');
+    }
+    return Object.freeze({ kind: 'postgres', url: value });
+  }
+  const m = /^sqlite:(?:\/\/)?(.+)$/i.exec(value);
+  if (!m) return fail(key, value, 'sqlite:PATH or postgres://…');
+  const [pathPart, query = ''] = (m[1] as string).split('?', 2) as [string, string?];
+  if (pathPart === '') fail(key, value, 'sqlite:PATH with a file path');
+  const params = new URLSearchParams(query);
+  const sync = (params.get('synchronous') ?? 'FULL').toUpperCase();
+  if (sync !== 'FULL' && sync !== 'NORMAL') fail(key, value, 'synchronous=FULL or synchronous=NORMAL');
+  return Object.freeze({ kind: 'sqlite', path: pathPart, synchronous: sync });
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function trustProxy(env: Env): TrustProxy {
+  const v = read(env, 'TRUST_PROXY');
+  const lower = v.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const item of list) {
+    const [addr = '', bits, extra] = item.split('/');
+    const okAddr = PROXY_NAMES.has(addr.toLowerCase()) ? bits === undefined : isIP(addr) !== 0;
+    const okBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(addr) === 6 ? 128 : 32));
+    if (!okAddr || !okBits || extra !== undefined) {
+      fail('TRUST_PROXY', v, 'true, false, or a comma-separated list of proxy addresses/CIDRs (or loopback, linklocal, uniquelocal)');
+    }
+  }
+  // Names are case-insensitive here, but Fastify's proxy matcher knows only the lower-case ones.
+  return Object.freeze(list.map((item) => (PROXY_NAMES.has(item.toLowerCase()) ? item.toLowerCase() : item)));
+}
+
+function publicUrl(env: Env, host: string, port: number): string {
+  const v = read(env, 'PUBLIC_URL');
+  if (v === '') {
+    const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+    return `http://${shown}:${port}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    return fail('PUBLIC_URL', v, 'an absolute http(s) URL such as https://todo.example.org');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || /[?#]/.test(v) || url.username || url.password) {
+    fail('PUBLIC_URL', v, 'an http(s) URL without query, fragment or credentials');
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: Env): Config {
+  const port = int(env, 'PORT', 0, 65535);
+  const host = read(env, 'HOST');
+  if (isIP(host) === 0 && !/^[a-z0-9.-]+$/i.test(host)) fail('HOST', host, 'an IP address or host name');
+  const databaseUrl = read(env, 'DATABASE_URL');
+  const logLevel = read(env, 'LOG_LEVEL').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', logLevel, LOG_LEVELS.join(', '));
+  const pub = publicUrl(env, host, port);
+  const config: Config = {
+    port,
+    host,
+    databaseUrl,
+    database: parseDatabaseUrl(databaseUrl),
+    publicUrl: pub,
+    publicHttps: pub.startsWith('https:'),
+    trustProxy: trustProxy(env),
+    logLevel,
+    maintenance: bool(env, 'MAINTENANCE_MODE'),
+    bodyLimitBytes: int(env, 'MAX_BODY_BYTES', 4 * 1024 * 1024, 512 * 1024 * 1024),
+    // RFC 6749 4.1.2 recommends codes live at most 10 minutes; the issue makes that a hard cap.
+    authCodeTtlSeconds: int(env, 'AUTH_CODE_TTL_SECONDS', 10, 600),
+    refreshTokenMaxAgeSeconds: int(env, 'REFRESH_TOKEN_MAX_AGE_DAYS', 1, 3650) * 86400,
+    tokenCacheSeconds: int(env, 'TOKEN_CACHE_SECONDS', 0, 60),
+    sessionTtlSeconds: int(env, 'SESSION_TTL_HOURS', 1, 24 * 30) * 3600,
+    rateLimits: Object.freeze({
+      apiPerUser: rate(env, 'RATE_LIMIT_API_PER_USER'),
+      apiPerClient: rate(env, 'RATE_LIMIT_API_PER_CLIENT'),
+      tokenPerUser: rate(env, 'RATE_LIMIT_TOKEN_PER_USER'),
+      tokenPerClient: rate(env, 'RATE_LIMIT_TOKEN_PER_CLIENT'),
+      signinPerAccount: rate(env, 'RATE_LIMIT_SIGNIN_PER_ACCOUNT'),
+      signinPerAddress: rate(env, 'RATE_LIMIT_SIGNIN_PER_ADDRESS'),
+    }),
+  };
+  return Object.freeze(config);
+}

@@ -1,0 +1,123 @@
+/**
+ * The one table of API error codes (spec part 7, plus the hosted service's 0 and 617, plus the
+ * folder and location codes of the compat notes). docs/errors.md mirrors it; a test keeps the two
+ * in step. The code is the stable identifier; descriptions may be made more specific per call.
+ *
+ * HTTP status: 1 and 2 → 401, 3 and 103 → 429, 4 → 503, every other code → 200 (what clients of
+ * the hosted service expect). Transport-level failures (unknown path, oversize body) use code 0
+ * with a fitting 4xx status; an unexpected internal failure uses code 0 with 500.
+ */
+export const ERRORS = {
+  0: 'Unknown error',
+  1: 'No access token was given',
+  2: 'Unauthorized',
+  3: 'Too many API requests',
+  4: 'The API is offline for maintenance',
+  101: 'SSL connection is required',
+  102: 'There was an error requesting a token',
+  103: 'Too many token requests',
+  201: 'Your folder must have a name',
+  202: 'A folder with that name already exists',
+  203: 'Max folders reached',
+  204: 'Empty id',
+  205: 'Invalid folder',
+  206: 'Nothing was edited',
+  301: 'Your context must have a name',
+  302: 'A context with that name already exists',
+  303: 'Max contexts reached (1000)',
+  304: 'Empty id',
+  305: 'Invalid context',
+  306: 'Nothing was edited',
+  401: 'Your goal must have a name',
+  402: 'A goal with that name already exists',
+  403: 'Max goals reached (500)',
+  404: 'Empty id',
+  405: 'Invalid goal',
+  406: 'Nothing was edited',
+  501: 'Your location must have a name',
+  502: 'A location with that name already exists',
+  503: 'Max locations reached (500)',
+  504: 'Empty id',
+  505: 'Invalid location',
+  506: 'Nothing was edited',
+  601: 'Your task must have a title',
+  602: 'Only 50 tasks can be added/edited/deleted at a time',
+  603: 'The maximum number of tasks allowed per account (80000) has been reached',
+  604: 'Empty id',
+  605: 'Invalid task',
+  606: 'Nothing was added/edited',
+  607: 'Invalid folder id',
+  608: 'Invalid context id',
+  609: 'Invalid goal id',
+  610: 'Invalid location id',
+  611: 'Malformed request',
+  612: 'Invalid parent id',
+  613: 'Incorrect field parameters',
+  614: 'Parent was deleted',
+  615: 'Invalid collaborator',
+  616: 'Unable to reassign or share task',
+  617: 'This feature requires a subscription',
+} as const satisfies Record<number, string>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export function httpStatusOf(code: ErrorCode): number {
+  switch (code) {
+    case 1:
+    case 2:
+      return 401;
+    case 3:
+    case 103:
+      return 429;
+    case 4:
+      return 503;
+    default:
+      return 200;
+  }
+}
+
+export interface ApiErrorOptions {
+  /** Overrides the table's description with a more specific one (the code stays the identifier). */
+  desc?: string | undefined;
+  /** The client's pass-through ref (add) or the attempted id (edit/delete). */
+  ref?: string | number | undefined;
+  /** HTTP status for transport-level failures; API codes take theirs from httpStatusOf. */
+  status?: number | undefined;
+  /** Seconds for a Retry-After header (rate limits, maintenance). */
+  retryAfter?: number | undefined;
+  /** Extra response headers (WWW-Authenticate). */
+  headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** An error the client is meant to see: rendered as the error record in the negotiated format. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly desc: string;
+  readonly ref: string | number | undefined;
+  readonly status: number;
+  readonly retryAfter: number | undefined;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+
+  constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
+    const desc = options.desc ?? ERRORS[code];
+    super(`API error ${code}: ${desc}`);
+    this.name = 'ApiError';
+    this.code = code;
+    this.desc = desc;
+    this.ref = options.ref;
+    this.status = options.status ?? httpStatusOf(code);
+    this.retryAfter = options.retryAfter;
+    this.headers = options.headers;
+  }
+}
+
+/** An inline, per-item error of a batch call (never thrown: returned among the results). */
+export interface ItemError {
+  readonly errorCode: ErrorCode;
+  readonly errorDesc: string;
+  readonly ref: string | number;
+}
+
+export function itemError(code: ErrorCode, ref: string | number, desc?: string): ItemError {
+  return { errorCode: code, errorDesc: desc ?? ERRORS[code], ref };
+}

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { decide, MemoryRateLimiter, windowOf } from './rate-limiter.js';
+import type { RateRule } from './rate-rule.js';
+
+const HOUR: RateRule = { limit: 3, windowSeconds: 3600 };
+/** A window boundary: windows are aligned to multiples of their length since the epoch. */
+const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
+
+describe('windowOf', () => {
+  const cases: Array<[string, RateRule, number, { start: number; end: number }]> = [
+    ['start of an hour', HOUR, T0, { start: T0 / 1000, end: T0 / 1000 + 3600 }],
+    ['middle of an hour', HOUR, T0 + 1_234_567, { start: T0 / 1000, end: T0 / 1000 + 3600 }],
+    ['last millisecond of an hour', HOUR, T0 + 3_599_999, { start: T0 / 1000, end: T0 / 1000 + 3600 }],
+    ['next hour', HOUR, T0 + 3_600_000, { start: T0 / 1000 + 3600, end: T0 / 1000 + 7200 }],
+    ['15-minute window', { limit: 1, windowSeconds: 900 }, T0 + 16 * 60_000, { start: T0 / 1000 + 900, end: T0 / 1000 + 1800 }],
+    ['1-second window', { limit: 1, windowSeconds: 1 }, 1500, { start: 1, end: 2 }],
+  ];
+  for (const [name, rule, nowMs, bounds] of cases) {
+    test(name, () => assert.deepEqual(windowOf(rule, nowMs), bounds));
+  }
+});
+
+describe('decide', () => {
+  const end = T0 / 1000 + 3600;
+  const cases: Array<[string, number, number, boolean, number]> = [
+    ['under the limit', 1, T0, true, 0],
+    ['at the limit', 3, T0, true, 0],
+    ['over the limit at the window start', 4, T0, false, 3600],
+    ['over the limit mid-window', 4, T0 + 1_000_500, false, 2600],
+    ['over the limit in the last second', 4, T0 + 3_599_999, false, 1],
+  ];
+  for (const [name, count, nowMs, allowed, retry] of cases) {
+    test(name, () => assert.deepEqual(decide(count, HOUR, end, nowMs), { allowed, retryAfterSeconds: retry }));
+  }
+});
+
+describe('MemoryRateLimiter', () => {
+  for (const limit of [1, 3, 10]) {
+    test(`limit ${limit} allows exactly ${limit} hits, then refuses until the window ends`, async () => {
+      const rl = new MemoryRateLimiter();
+      const rule: RateRule = { limit, windowSeconds: 60 };
+      for (let i = 1; i <= limit; i++) {
+        assert.deepEqual(await rl.hit('k', rule, T0 + i), { allowed: true, retryAfterSeconds: 0 }, `hit ${i}`);
+      }
+      // 20.5 s into the minute: 39.5 s left, announced as the 40 whole seconds a client must wait.
+      const refused = await rl.hit('k', rule, T0 + 20_500);
+      assert.deepEqual(refused, { allowed: false, retryAfterSeconds: 40 });
+      // Refused hits keep being refused; they do not reset anything.
+      assert.equal((await rl.hit('k', rule, T0 + 59_000)).allowed, false);
+    });
+  }
+
+  test('retry-after counts down to 1 in the last second, never 0', async () => {
+    const rl = new MemoryRateLimiter();
+    const rule: RateRule = { limit: 1, windowSeconds: 60 };
+    await rl.hit('k', rule, T0);
+    const cases: Array<[number, number]> = [
+      [0, 60],
+      [1_000, 59],
+      [58_999, 2],
+      [59_000, 1],
+      [59_999, 1],
+    ];
+    for (const [offset, retry] of cases) {
+      assert.deepEqual(await rl.check('k', rule, T0 + offset), { allowed: false, retryAfterSeconds: retry }, `+${offset} ms`);
+    }
+  });
+
+  test('a new window starts a new count', async () => {
+    const rl = new MemoryRateLimiter();
+    const rule: RateRule = { limit: 2, windowSeconds: 60 };
+    for (const offset of [0, 1, 2]) await rl.hit('k', rule, T0 + offset);
+    assert.equal((await rl.hit('k', rule, T0 + 59_999)).allowed, false);
+    // The first millisecond of the next window.
+    assert.equal((await rl.hit('k', rule, T0 + 60_000)).allowed, true);
+    assert.equal((await rl.hit('k', rule, T0 + 60_001)).allowed, true);
+    assert.deepEqual(await rl.hit('k', rule, T0 + 60_002), { allowed: false, retryAfterSeconds: 60 });
+    // Skipping several windows also starts afresh.
+    assert.equal((await rl.hit('k', rule, T0 + 10 * 60_000)).allowed, true);
+  });
+
+  test('keys are counted separately', async () => {
+    const rl = new MemoryRateLimiter();
+    const rule: RateRule = { limit: 1, windowSeconds: 60 };
+    assert.equal((await rl.hit('user:1', rule, T0)).allowed, true);
+    assert.equal((await rl.hit('user:1', rule, T0)).allowed, false);
+    for (const key of ['user:2', 'user:10', 'USER:1', 'user:1 ', '']) {
+      assert.equal((await rl.hit(key, rule, T0)).allowed, true, JSON.stringify(key));
+    }
+    // Keys that look like object properties must not collide with anything built in.
+    for (const key of ['__proto__', 'constructor', 'toString']) {
+      assert.equal((await rl.hit(key, rule, T0)).allowed, true, key);
+      assert.equal((await rl.hit(key, rule, T0)).allowed, false, key);
+    }
+  });
+
+  test('limit 0 means no limit for hit and check', async () => {
+    const rl = new MemoryRateLimiter();
+    const off: RateRule = { limit: 0, windowSeconds: 1 };
+    for (let i = 0; i < 5000; i++) {
+      const d = await rl.hit('k', off, T0);
+      if (!d.allowed) assert.fail(`hit ${i} refused`);
+    }
+    assert.deepEqual(await rl.check('k', off, T0), { allowed: true, retryAfterSeconds: 0 });
+  });
+
+  test('check() answers for the next hit without counting one', async () => {
+    const rl = new MemoryRateLimiter();
+    const rule: RateRule = { limit: 2, windowSeconds: 60 };
+    for (let i = 0; i < 10; i++) assert.equal((await rl.check('k', rule, T0)).allowed, true);
+    assert.equal((await rl.hit('k', rule, T0)).allowed, true);
+    assert.equal((await rl.check('k', rule, T0)).allowed, true);
+    assert.equal((await rl.hit('k', rule, T0)).allowed, true);
+    // The limit is reached: the next hit would be refused, and check says so with the wait.
+    assert.deepEqual(await rl.check('k', rule, T0 + 30_000), { allowed: false, retryAfterSeconds: 30 });
+    assert.equal((await rl.hit('k', rule, T0 + 30_000)).allowed, false);
+  });
+
+  test('counting survives the periodic clean-up of finished windows', async () => {
+    const rl = new MemoryRateLimiter();
+    const rule: RateRule = { limit: 5000, windowSeconds: 60 };
+    const old: RateRule = { limit: 1, windowSeconds: 1 };
+    await rl.hit('old', old, T0);
+    // Enough hits to run the clean-up at least once inside one window.
+    for (let i = 1; i <= 5000; i++) {
+      const d = await rl.hit('busy', rule, T0 + 2_000);
+      if (!d.allowed) assert.fail(`hit ${i} refused`);
+    }
+    assert.deepEqual(await rl.hit('busy', rule, T0 + 2_000), { allowed: false, retryAfterSeconds: 58 });
+    // The finished window of "old" is gone or ignored: a hit in a new second is allowed again.
+    assert.equal((await rl.hit('old', old, T0 + 3_000)).allowed, true);
+  });
+});
