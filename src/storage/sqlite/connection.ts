@@ -1,0 +1,52 @@
+import Database from 'better-sqlite3';
+import { UniqueViolation } from '../store.js';
+
+type Param = string | number | bigint | null | Buffer;
+
+/** A better-sqlite3 connection with a prepared-statement cache. SQL never leaves storage/. */
+export class Conn {
+  private readonly cache = new Map<string, Database.Statement>();
+
+  constructor(readonly db: Database.Database) {}
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.cache.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.cache.set(sql, s);
+    }
+    return s;
+  }
+
+  get<T>(sql: string, ...params: Param[]): T | undefined {
+    return this.stmt(sql).get(...params) as T | undefined;
+  }
+
+  all<T>(sql: string, ...params: Param[]): T[] {
+    return this.stmt(sql).all(...params) as T[];
+  }
+
+  run(sql: string, ...params: Param[]): Database.RunResult {
+    return this.stmt(sql).run(...params);
+  }
+
+  exec(sql: string): void {
+    this.db.exec(sql);
+  }
+}
+
+/** Maps SQLite's unique-constraint failure to the port's UniqueViolation, naming the column. */
+export function translateUnique<T>(what: Record<string, string>, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+      for (const [column, label] of Object.entries(what)) {
+        if (e.message?.includes(column)) throw new UniqueViolation(label);
+      }
+      throw new UniqueViolation('record');
+    }
+    throw err;
+  }
+}

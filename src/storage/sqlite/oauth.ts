@@ -1,0 +1,191 @@
+import type { AuthCode, ClientInfo, Grant, NewAuthCode, NewToken, OAuthRepo, TokenKind, TokenWithGrant } from '../store.js';
+import type { Conn } from './connection.js';
+
+interface GrantRow {
+  id: number;
+  user_pk: number;
+  client_pk: number;
+  scope: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  vers: string | null;
+  os: string | null;
+  device: string | null;
+  udid: string | null;
+}
+
+function toGrant(r: GrantRow): Grant {
+  return {
+    id: r.id,
+    userPk: r.user_pk,
+    clientPk: r.client_pk,
+    scope: r.scope,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    revokedAt: r.revoked_at,
+    vers: r.vers,
+    os: r.os,
+    device: r.device,
+    udid: r.udid,
+  };
+}
+
+const GRANT_COLUMNS = 'id, user_pk, client_pk, scope, created_at, expires_at, revoked_at, vers, os, device, udid';
+
+/** How long spent codes and revoked families are kept, so that a late replay is still recognised. */
+const KEEP_SECONDS = 30 * 86400;
+
+export class SqliteOAuth implements OAuthRepo {
+  constructor(private readonly c: Conn) {}
+
+  async createCode(n: NewAuthCode): Promise<void> {
+    this.c.run(
+      'INSERT INTO auth_codes (code_hash, client_pk, user_pk, scope, expires_at) VALUES (?, ?, ?, ?, ?)',
+      n.codeHash,
+      n.clientPk,
+      n.userPk,
+      n.scope,
+      n.expiresAt,
+    );
+  }
+
+  async code(codeHash: string): Promise<AuthCode | null> {
+    const r = this.c.get<{
+      code_hash: string;
+      client_pk: number;
+      user_pk: number;
+      scope: string;
+      expires_at: number;
+      used_at: number | null;
+      grant_id: number | null;
+    }>('SELECT code_hash, client_pk, user_pk, scope, expires_at, used_at, grant_id FROM auth_codes WHERE code_hash = ?', codeHash);
+    if (!r) return null;
+    return {
+      codeHash: r.code_hash,
+      clientPk: r.client_pk,
+      userPk: r.user_pk,
+      scope: r.scope,
+      expiresAt: r.expires_at,
+      usedAt: r.used_at,
+      grantId: r.grant_id,
+    };
+  }
+
+  async markCodeUsed(codeHash: string, usedAt: number, grantId: number): Promise<void> {
+    this.c.run('UPDATE auth_codes SET used_at = ?, grant_id = ? WHERE code_hash = ?', usedAt, grantId, codeHash);
+  }
+
+  async createGrant(g: Omit<Grant, 'id' | 'revokedAt'>): Promise<Grant> {
+    const row = this.c.get<GrantRow>(
+      `INSERT INTO grants (user_pk, client_pk, scope, created_at, expires_at, vers, os, device, udid, info_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${GRANT_COLUMNS}`,
+      g.userPk,
+      g.clientPk,
+      g.scope,
+      g.createdAt,
+      g.expiresAt,
+      g.vers,
+      g.os,
+      g.device,
+      g.udid,
+      g.createdAt,
+    );
+    return toGrant(row as GrantRow);
+  }
+
+  async grant(id: number): Promise<Grant | null> {
+    const row = this.c.get<GrantRow>(`SELECT ${GRANT_COLUMNS} FROM grants WHERE id = ?`, id);
+    return row ? toGrant(row) : null;
+  }
+
+  async recordClientInfo(grantId: number, info: ClientInfo, nowSeconds: number): Promise<void> {
+    this.c.run(
+      `UPDATE grants SET vers = COALESCE(?, vers), os = COALESCE(?, os), device = COALESCE(?, device),
+       udid = COALESCE(?, udid), info_at = ? WHERE id = ?`,
+      info.vers,
+      info.os,
+      info.device,
+      info.udid,
+      nowSeconds,
+      grantId,
+    );
+  }
+
+  async revokeGrant(id: number, nowSeconds: number, reason: string): Promise<boolean> {
+    const r = this.c.run(
+      'UPDATE grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL',
+      nowSeconds,
+      reason,
+      id,
+    );
+    return r.changes > 0;
+  }
+
+  async createToken(t: NewToken): Promise<void> {
+    this.c.run(
+      `INSERT INTO tokens (hash, kind, grant_id, user_pk, client_pk, scope, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      t.hash,
+      t.kind,
+      t.grantId,
+      t.userPk,
+      t.clientPk,
+      t.scope,
+      t.createdAt,
+      t.expiresAt,
+    );
+  }
+
+  async token(hash: string): Promise<TokenWithGrant | null> {
+    const r = this.c.get<{
+      hash: string;
+      kind: TokenKind;
+      grant_id: number;
+      user_pk: number;
+      client_pk: number;
+      scope: string;
+      created_at: number;
+      expires_at: number;
+      used_at: number | null;
+      grant_revoked_at: number | null;
+      grant_expires_at: number;
+    }>(
+      `SELECT t.hash, t.kind, t.grant_id, t.user_pk, t.client_pk, t.scope, t.created_at, t.expires_at, t.used_at,
+              g.revoked_at AS grant_revoked_at, g.expires_at AS grant_expires_at
+       FROM tokens t JOIN grants g ON g.id = t.grant_id WHERE t.hash = ?`,
+      hash,
+    );
+    if (!r) return null;
+    return {
+      hash: r.hash,
+      kind: r.kind,
+      grantId: r.grant_id,
+      userPk: r.user_pk,
+      clientPk: r.client_pk,
+      scope: r.scope,
+      createdAt: r.created_at,
+      expiresAt: r.expires_at,
+      usedAt: r.used_at,
+      grantRevokedAt: r.grant_revoked_at,
+      grantExpiresAt: r.grant_expires_at,
+    };
+  }
+
+  async markTokenUsed(hash: string, usedAt: number): Promise<void> {
+    this.c.run('UPDATE tokens SET used_at = ? WHERE hash = ?', usedAt, hash);
+  }
+
+  async prune(nowSeconds: number): Promise<number> {
+    const keepSince = nowSeconds - KEEP_SECONDS;
+    let removed = 0;
+    removed += this.c.run('DELETE FROM auth_codes WHERE expires_at < ?', keepSince).changes;
+    // Expired tokens can no longer be used; replaying one already answers 102 without the row.
+    removed += this.c.run('DELETE FROM tokens WHERE expires_at < ?', nowSeconds).changes;
+    const deadGrants = 'SELECT id FROM grants WHERE expires_at < ? OR (revoked_at IS NOT NULL AND revoked_at < ?)';
+    // Deleted explicitly (not only by cascade) so that the count is true.
+    removed += this.c.run(`DELETE FROM tokens WHERE grant_id IN (${deadGrants})`, nowSeconds, keepSince).changes;
+    removed += this.c.run(`DELETE FROM grants WHERE id IN (${deadGrants})`, nowSeconds, keepSince).changes;
+    return removed;
+  }
+}

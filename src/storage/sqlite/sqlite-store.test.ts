@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { PREF_NAMES, type NewAccount, type Prefs } from '../store.js';
+import { storeContract } from '../store.contract.js';
+import { MIGRATIONS } from './migrations.js';
+import { SqliteStore } from './sqlite-store.js';
+
+storeContract('sqlite', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tickler-store-'));
+  const store = new SqliteStore({ path: join(dir, 't.db'), synchronous: 'FULL' });
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+const VERSIONS = MIGRATIONS.map((m) => m.version);
+
+function account(n: number): NewAccount {
+  return {
+    userid: `sq${n}`,
+    email: `sq${n}@example.org`,
+    emailKey: `sq${n}@example.org`,
+    passwordHash: 'x',
+    alias: '',
+    pro: 0,
+    prefs: Object.fromEntries(PREF_NAMES.map((p) => [p, 0])) as Prefs,
+    createdAt: 1000,
+  };
+}
+
+/** Migrates the file from another thread, so that migrations really run side by side. */
+function migrateInWorker(path: string): Promise<number[]> {
+  const moduleUrl = new URL('./sqlite-store.js', import.meta.url).href;
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    import(workerData.moduleUrl).then(async ({ SqliteStore }) => {
+      const store = new SqliteStore({ path: workerData.path, synchronous: 'FULL' });
+      try {
+        parentPort.postMessage((await store.migrate()).applied);
+      } finally {
+        await store.close();
+      }
+    });`;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(code, { eval: true, workerData: { moduleUrl, path } });
+    worker.once('message', (applied: number[]) => resolve(applied));
+    worker.once('error', reject);
+    worker.once('exit', (exitCode) => {
+      if (exitCode !== 0) reject(new Error(`migration worker exited with ${exitCode}`));
+    });
+  });
+}
+
+describe('sqlite store', () => {
+  let dir: string;
+  let path: string;
+  const opened: SqliteStore[] = [];
+
+  function openStore(synchronous: 'FULL' | 'NORMAL' = 'FULL'): SqliteStore {
+    const store = new SqliteStore({ path, synchronous });
+    opened.push(store);
+    return store;
+  }
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tickler-store-'));
+    path = join(dir, 't.db');
+  });
+
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the file is in WAL mode', async () => {
+    await openStore().migrate();
+    const db = new Database(path, { readonly: true });
+    try {
+      assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('both connections use the synchronous level the options ask for', async () => {
+    // The level is per connection and not stored in the file, so it can only be read from the store's own.
+    type Inside = { writer: { db: Database.Database }; reader: { db: Database.Database } };
+    const FULL = 2;
+    const NORMAL = 1;
+    for (const [level, expected] of [['FULL', FULL], ['NORMAL', NORMAL]] as const) {
+      const store = openStore(level) as unknown as Inside;
+      assert.equal(store.writer.db.pragma('synchronous', { simple: true }), expected);
+      assert.equal(store.reader.db.pragma('synchronous', { simple: true }), expected);
+      assert.equal(store.writer.db.pragma('foreign_keys', { simple: true }), 1);
+    }
+  });
+
+  it('store.read refuses writes', async () => {
+    const store = openStore();
+    await store.migrate();
+    await assert.rejects(store.read.accounts.create(account(1)), /readonly/i);
+    await assert.rejects(store.read.sessions.prune(2_000_000_000), /readonly/i);
+    assert.equal(await store.read.accounts.credentialsByEmail(account(1).emailKey), null);
+  });
+
+  it('a reopened file keeps its data and needs no migration', async () => {
+    const first = openStore();
+    assert.deepEqual((await first.migrate()).applied, VERSIONS);
+    const a = await first.transaction((tx) => tx.accounts.create(account(1)));
+    await first.close();
+
+    const second = openStore();
+    assert.deepEqual(await second.migrationStatus(), { applied: VERSIONS, pending: [] });
+    assert.deepEqual((await second.migrate()).applied, []);
+    assert.deepEqual(await second.read.accounts.get(a.pk), a);
+  });
+
+  it('migrationStatus() of a fresh file lists every step as pending', async () => {
+    assert.deepEqual(await openStore().migrationStatus(), { applied: [], pending: VERSIONS });
+  });
+
+  it('two stores on one file migrating at once apply each step once', async () => {
+    const [a, b] = await Promise.all([openStore().migrate(), openStore().migrate()]);
+    assert.deepEqual([...a.applied, ...b.applied].sort((x, y) => x - y), VERSIONS);
+  });
+
+  it('threads migrating one file at once apply each step once', async () => {
+    const results = await Promise.all(Array.from({ length: 4 }, () => migrateInWorker(path)));
+    assert.deepEqual(results.flat().sort((x, y) => x - y), VERSIONS);
+    const db = new Database(path, { readonly: true });
+    try {
+      const rows = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[];
+      assert.deepEqual(rows.map((r) => r.version), VERSIONS);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a closed store refuses transactions and can be closed again', async () => {
+    const store = openStore();
+    await store.migrate();
+    await store.close();
+    await store.close();
+    await assert.rejects(store.transaction(async () => 1), /closed/);
+  });
+
+  it('an in-memory database is refused: the store needs two connections to one file', () => {
+    assert.throws(() => new SqliteStore({ path: ':memory:', synchronous: 'FULL' }), /file/);
+  });
+});

@@ -1,0 +1,136 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { Mutex } from '../../lib/mutex.js';
+import type { MigrationStatus, Repos, Store } from '../store.js';
+import { SqliteAccounts } from './accounts.js';
+import { SqliteClients } from './clients.js';
+import { Conn } from './connection.js';
+import { MIGRATIONS } from './migrations.js';
+import { SqliteOAuth } from './oauth.js';
+import { SqliteSessions } from './sessions.js';
+
+export interface SqliteOptions {
+  readonly path: string;
+  readonly synchronous: 'FULL' | 'NORMAL';
+}
+
+function makeRepos(c: Conn): Repos {
+  return {
+    accounts: new SqliteAccounts(c),
+    clients: new SqliteClients(c),
+    oauth: new SqliteOAuth(c),
+    sessions: new SqliteSessions(c),
+  };
+}
+
+function open(path: string, synchronous: 'FULL' | 'NORMAL', queryOnly: boolean): Database.Database {
+  const db = new Database(path);
+  // Another process (the CLI next to a running server) may hold the write lock for a moment.
+  db.pragma('busy_timeout = 5000');
+  db.pragma('journal_mode = WAL');
+  // FULL: every commit is fsynced before the call answers, so an acknowledged write survives
+  // a crash of the process or of the machine.
+  db.pragma(`synchronous = ${synchronous}`);
+  db.pragma('foreign_keys = ON');
+  if (queryOnly) db.pragma('query_only = ON');
+  return db;
+}
+
+/**
+ * SQLite adapter. Two connections to one file:
+ * - the writer, used only inside transaction(), guarded by a FIFO mutex, so that a transaction
+ *   whose callback awaits never has another request's statements slip into it;
+ * - the reader (query_only), for autocommit reads: in WAL mode it sees the last committed state
+ *   and never the writer's uncommitted work.
+ */
+export class SqliteStore implements Store {
+  readonly dialect = 'sqlite' as const;
+  readonly read: Repos;
+  private readonly writer: Conn;
+  private readonly reader: Conn;
+  // A writer waiting for another process's write lock (the CLI beside a running server) blocks
+  // this process for up to busy_timeout; the CLI's transactions last milliseconds.
+  private readonly writeRepos: Repos;
+  private readonly mutex = new Mutex();
+  private closed = false;
+
+  constructor(options: SqliteOptions) {
+    if (options.path === ':memory:') throw new Error('SQLite needs a file: the store opens it twice (writer and reader)');
+    mkdirSync(dirname(options.path), { recursive: true });
+    this.writer = new Conn(open(options.path, options.synchronous, false));
+    try {
+      this.reader = new Conn(open(options.path, options.synchronous, true));
+    } catch (err) {
+      this.writer.db.close();
+      throw err;
+    }
+    this.writeRepos = makeRepos(this.writer);
+    this.read = makeRepos(this.reader);
+  }
+
+  async transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {
+    return this.mutex.run(async () => {
+      if (this.closed) throw new Error('store is closed');
+      // IMMEDIATE takes the write lock now, so reads inside the transaction see what it will change.
+      this.writer.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(this.writeRepos);
+        this.writer.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (this.writer.db.inTransaction) this.writer.exec('ROLLBACK');
+        throw err;
+      }
+    });
+  }
+
+  /** Versions already applied; reads only, so a status query never changes the file. */
+  private appliedVersions(): number[] {
+    const exists = this.writer.get("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'");
+    if (!exists) return [];
+    return this.writer.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version').map((r) => r.version);
+  }
+
+  async migrationStatus(): Promise<MigrationStatus> {
+    return this.mutex.run(async () => {
+      const applied = this.appliedVersions();
+      return { applied, pending: MIGRATIONS.map((m) => m.version).filter((v) => !applied.includes(v)) };
+    });
+  }
+
+  async migrate(): Promise<MigrationStatus> {
+    return this.mutex.run(async () => {
+      const ran: number[] = [];
+      for (const m of MIGRATIONS) {
+        // Each step is its own transaction; the check repeats inside it so that two processes
+        // migrating at once do not both apply a step.
+        this.writer.exec('BEGIN IMMEDIATE');
+        try {
+          this.writer.exec(
+            'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT',
+          );
+          if (!this.appliedVersions().includes(m.version)) {
+            this.writer.exec(m.sql);
+            this.writer.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', m.version, m.name, Math.floor(Date.now() / 1000));
+            ran.push(m.version);
+          }
+          this.writer.exec('COMMIT');
+        } catch (err) {
+          if (this.writer.db.inTransaction) this.writer.exec('ROLLBACK');
+          throw err;
+        }
+      }
+      return { applied: ran, pending: [] };
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.mutex.run(async () => {
+      if (this.closed) return;
+      this.closed = true;
+      this.reader.db.close();
+      this.writer.db.close();
+    });
+  }
+}

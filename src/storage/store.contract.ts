@@ -1,0 +1,645 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { nextStamp } from '../lib/clock.js';
+import {
+  PREF_NAMES,
+  STAMP_NAMES,
+  UniqueViolation,
+  type Account,
+  type Client,
+  type Grant,
+  type MigrationStatus,
+  type NewAccount,
+  type NewClient,
+  type Prefs,
+  type Repos,
+  type StampName,
+  type Stamps,
+  type Store,
+} from './store.js';
+
+/**
+ * The behaviour every adapter of the storage port must show. Each adapter's test file calls
+ * storeContract() with a factory for a fresh, empty database; every test gets its own.
+ */
+
+const DAY = 86400;
+/** A fixed "now" far from zero, so that "30 days ago" is still a positive time. */
+const NOW = 1_800_000_000;
+
+let seq = 0;
+
+/** Distinct values per preference, so that a swapped column shows up. */
+const PREFS: Prefs = Object.fromEntries(PREF_NAMES.map((n, i) => [n, i + 1])) as Prefs;
+const ZERO_STAMPS: Stamps = Object.fromEntries(STAMP_NAMES.map((n) => [n, 0])) as Stamps;
+
+function newAccount(over: Partial<NewAccount> = {}): NewAccount {
+  const n = ++seq;
+  const email = `User${n}@Example.org`;
+  return {
+    userid: `td${n}`,
+    email,
+    emailKey: email.toLowerCase(),
+    passwordHash: `hash-${n}`,
+    alias: `Alias ${n}`,
+    pro: 1,
+    prefs: PREFS,
+    createdAt: NOW - n,
+    ...over,
+  };
+}
+
+function newClient(over: Partial<NewClient> = {}): NewClient {
+  const n = ++seq;
+  return {
+    clientId: `app${n}`,
+    secretHash: `secret-${n}`,
+    name: `App ${n}`,
+    redirectUri: `https://app${n}.example.org/cb`,
+    createdAt: NOW - n,
+    ...over,
+  };
+}
+
+function stampsWith(changes: Partial<Stamps>): Stamps {
+  return { ...ZERO_STAMPS, ...changes };
+}
+
+/** A tick of the event loop, so that concurrent transactions get every chance to interleave. */
+function yieldToOthers(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function isUnique(what: string): (err: unknown) => boolean {
+  return (err) => {
+    assert.ok(err instanceof UniqueViolation, `expected UniqueViolation, got ${String(err)}`);
+    assert.equal(err.what, what);
+    return true;
+  };
+}
+
+export function storeContract(label: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+  describe(`storage contract: ${label}`, () => {
+    let store: Store;
+    let firstMigration: MigrationStatus;
+    let cleanup: (() => Promise<void>) | undefined;
+
+    beforeEach(async () => {
+      const opened = await open();
+      store = opened.store;
+      cleanup = opened.cleanup;
+      firstMigration = await store.migrate();
+    });
+
+    afterEach(async () => {
+      await cleanup?.();
+      cleanup = undefined;
+    });
+
+    const tx = <T>(fn: (r: Repos) => Promise<T>): Promise<T> => store.transaction(fn);
+    const createAccount = (input: NewAccount = newAccount()): Promise<Account> => tx((r) => r.accounts.create(input));
+    const createClient = (input: NewClient = newClient()): Promise<Client> => tx((r) => r.clients.create(input));
+
+    async function createGrant(over: Partial<Omit<Grant, 'id' | 'revokedAt'>> = {}): Promise<Grant> {
+      const account = over.userPk === undefined ? await createAccount() : null;
+      const client = over.clientPk === undefined ? await createClient() : null;
+      return tx((r) =>
+        r.oauth.createGrant({
+          userPk: account?.pk ?? 0,
+          clientPk: client?.pk ?? 0,
+          scope: 'basic tasks',
+          createdAt: NOW,
+          expiresAt: NOW + 90 * DAY,
+          vers: null,
+          os: null,
+          device: null,
+          udid: null,
+          ...over,
+        }),
+      );
+    }
+
+    describe('migrations', () => {
+      it('the first migrate() applies every version and leaves nothing pending', async () => {
+        assert.ok(firstMigration.applied.length > 0, 'a fresh database needs at least one step');
+        assert.deepEqual(firstMigration.pending, []);
+        const versions = [...firstMigration.applied];
+        assert.deepEqual(versions, [...versions].sort((a, b) => a - b), 'steps run in order');
+        assert.equal(new Set(versions).size, versions.length);
+      });
+
+      it('migrationStatus() agrees with what migrate() applied', async () => {
+        const status = await store.migrationStatus();
+        assert.deepEqual([...status.applied], [...firstMigration.applied]);
+        assert.deepEqual([...status.pending], []);
+      });
+
+      it('running migrate() again applies nothing and changes no status', async () => {
+        const again = await store.migrate();
+        assert.deepEqual([...again.applied], []);
+        assert.deepEqual([...again.pending], []);
+        assert.deepEqual([...(await store.migrationStatus()).applied], [...firstMigration.applied]);
+      });
+    });
+
+    describe('accounts', () => {
+      it('create returns the whole record with every stamp at 0', async () => {
+        const input = newAccount({ pro: 2 });
+        const a = await createAccount(input);
+        assert.ok(Number.isInteger(a.pk) && a.pk > 0, `pk ${a.pk}`);
+        assert.deepEqual(a, {
+          pk: a.pk,
+          userid: input.userid,
+          email: input.email,
+          alias: input.alias,
+          pro: 2,
+          prefs: PREFS,
+          stamps: ZERO_STAMPS,
+          createdAt: input.createdAt,
+        });
+      });
+
+      it('get(pk) round-trips and get(unknown) is null', async () => {
+        const a = await createAccount();
+        const b = await createAccount(newAccount({ pro: 0 }));
+        assert.notEqual(a.pk, b.pk);
+        assert.deepEqual(await store.read.accounts.get(a.pk), a);
+        assert.deepEqual(await store.read.accounts.get(b.pk), b);
+        assert.equal(await store.read.accounts.get(b.pk + a.pk + 1000), null);
+      });
+
+      it('a taken emailKey throws UniqueViolation("email") and creates nothing', async () => {
+        const a = await createAccount();
+        const dup = newAccount({ email: a.email.toUpperCase(), emailKey: a.email.toLowerCase() });
+        await assert.rejects(createAccount(dup), isUnique('email'));
+        assert.equal(await store.read.accounts.get(a.pk + 1), null);
+      });
+
+      it('a taken userid throws UniqueViolation("userid")', async () => {
+        const a = await createAccount();
+        await assert.rejects(createAccount(newAccount({ userid: a.userid })), isUnique('userid'));
+      });
+
+      it('credentialsByEmail(emailKey) returns pk and passwordHash; unknown is null', async () => {
+        const input = newAccount({ passwordHash: 'scrypt$abc' });
+        const a = await createAccount(input);
+        await createAccount();
+        assert.deepEqual(await store.read.accounts.credentialsByEmail(input.emailKey), { pk: a.pk, passwordHash: 'scrypt$abc' });
+        assert.equal(await store.read.accounts.credentialsByEmail('nobody@example.org'), null);
+      });
+    });
+
+    describe('accounts.touch', () => {
+      it('moves a stamp to nextStamp(previous, now): 1000, 1001, 1002, then 5000', async () => {
+        const a = await createAccount();
+        const touch = (now: number) => tx((r) => r.accounts.touch(a.pk, ['lastedit_task'], now));
+        assert.deepEqual(await touch(1000), { lastedit_task: nextStamp(0, 1000) });
+        assert.deepEqual(await touch(1000), { lastedit_task: 1001 });
+        assert.deepEqual(await touch(1000), { lastedit_task: 1002 });
+        assert.deepEqual(await touch(5000), { lastedit_task: 5000 });
+        assert.deepEqual((await store.read.accounts.get(a.pk))?.stamps, stampsWith({ lastedit_task: 5000 }));
+      });
+
+      it('moves only the named stamps, each from its own previous value', async () => {
+        const a = await createAccount();
+        await tx((r) => r.accounts.touch(a.pk, ['lastedit_task'], 5000));
+        const names: StampName[] = ['lastedit_task', 'lastedit_note', 'lastdelete_note'];
+        const moved = await tx((r) => r.accounts.touch(a.pk, names, 5000));
+        assert.deepEqual(moved, { lastedit_task: 5001, lastedit_note: 5000, lastdelete_note: 5000 });
+        assert.deepEqual(
+          (await store.read.accounts.get(a.pk))?.stamps,
+          stampsWith({ lastedit_task: 5001, lastedit_note: 5000, lastdelete_note: 5000 }),
+        );
+      });
+
+      it('touches one account only', async () => {
+        const a = await createAccount();
+        const b = await createAccount();
+        await tx((r) => r.accounts.touch(a.pk, STAMP_NAMES, 7000));
+        assert.deepEqual((await store.read.accounts.get(a.pk))?.stamps, Object.fromEntries(STAMP_NAMES.map((n) => [n, 7000])));
+        assert.deepEqual((await store.read.accounts.get(b.pk))?.stamps, ZERO_STAMPS);
+      });
+
+      it('touch of no names returns {} and changes nothing', async () => {
+        const a = await createAccount();
+        await tx((r) => r.accounts.touch(a.pk, ['lastedit_goal'], 3000));
+        assert.deepEqual(await tx((r) => r.accounts.touch(a.pk, [], 9000)), {});
+        assert.deepEqual(await store.read.accounts.get(a.pk), { ...a, stamps: stampsWith({ lastedit_goal: 3000 }) });
+      });
+
+      it('a touch is visible to reads in the same transaction', async () => {
+        const a = await createAccount();
+        const seen = await tx(async (r) => {
+          await r.accounts.touch(a.pk, ['lastedit_folder'], 4000);
+          return (await r.accounts.get(a.pk))?.stamps.lastedit_folder;
+        });
+        assert.equal(seen, 4000);
+      });
+
+      it('touch of an unknown account throws rather than pretending to move stamps', async () => {
+        const a = await createAccount();
+        await assert.rejects(tx((r) => r.accounts.touch(a.pk + 1000, ['lastedit_task'], 1000)));
+      });
+    });
+
+    describe('known devices', () => {
+      it('unknown until remembered, then known; remembering twice is fine', async () => {
+        const a = await createAccount();
+        assert.equal(await store.read.accounts.isKnownDevice(a.pk, 'device-1'), false);
+        await tx((r) => r.accounts.rememberDevice(a.pk, 'device-1', 1000));
+        assert.equal(await store.read.accounts.isKnownDevice(a.pk, 'device-1'), true);
+        await tx((r) => r.accounts.rememberDevice(a.pk, 'device-1', 2000));
+        assert.equal(await store.read.accounts.isKnownDevice(a.pk, 'device-1'), true);
+        assert.equal(await store.read.accounts.isKnownDevice(a.pk, 'device-2'), false);
+      });
+
+      it('a device is known per account', async () => {
+        const a = await createAccount();
+        const b = await createAccount();
+        await tx((r) => r.accounts.rememberDevice(a.pk, 'shared', 1000));
+        assert.equal(await store.read.accounts.isKnownDevice(b.pk, 'shared'), false);
+        await tx((r) => r.accounts.rememberDevice(b.pk, 'shared', 1000));
+        assert.equal(await store.read.accounts.isKnownDevice(b.pk, 'shared'), true);
+      });
+    });
+
+    describe('clients', () => {
+      it('create returns the record; byClientId and get round-trip', async () => {
+        const input = newClient();
+        const c = await createClient(input);
+        assert.ok(Number.isInteger(c.pk) && c.pk > 0, `pk ${c.pk}`);
+        assert.deepEqual(c, { pk: c.pk, ...input });
+        assert.deepEqual(await store.read.clients.byClientId(input.clientId), c);
+        assert.deepEqual(await store.read.clients.get(c.pk), c);
+      });
+
+      it('unknown client id or pk is null', async () => {
+        const c = await createClient();
+        assert.equal(await store.read.clients.byClientId('no-such-app'), null);
+        assert.equal(await store.read.clients.get(c.pk + 1000), null);
+      });
+
+      it('list() returns every client ordered by pk', async () => {
+        assert.deepEqual(await store.read.clients.list(), []);
+        const made = [await createClient(), await createClient(newClient({ name: 'A first by name' })), await createClient()];
+        const listed = await store.read.clients.list();
+        assert.deepEqual(listed, [...made].sort((x, y) => x.pk - y.pk));
+      });
+
+      it('a taken clientId throws UniqueViolation("client_id")', async () => {
+        const c = await createClient();
+        await assert.rejects(createClient(newClient({ clientId: c.clientId })), isUnique('client_id'));
+        assert.equal((await store.read.clients.list()).length, 1);
+      });
+    });
+
+    describe('oauth codes', () => {
+      it('createCode then code(hash) round-trips, unused and without a grant', async () => {
+        const a = await createAccount();
+        const c = await createClient();
+        const input = { codeHash: 'code-1', clientPk: c.pk, userPk: a.pk, scope: 'basic tasks write', expiresAt: NOW + 600 };
+        await tx((r) => r.oauth.createCode(input));
+        assert.deepEqual(await store.read.oauth.code('code-1'), { ...input, usedAt: null, grantId: null });
+      });
+
+      it('markCodeUsed sets usedAt and grantId', async () => {
+        const g = await createGrant();
+        await tx((r) => r.oauth.createCode({ codeHash: 'code-2', clientPk: g.clientPk, userPk: g.userPk, scope: 'basic', expiresAt: NOW + 600 }));
+        await tx((r) => r.oauth.markCodeUsed('code-2', NOW + 5, g.id));
+        const code = await store.read.oauth.code('code-2');
+        assert.equal(code?.usedAt, NOW + 5);
+        assert.equal(code?.grantId, g.id);
+      });
+
+      it('an unknown code is null', async () => {
+        assert.equal(await store.read.oauth.code('no-such-code'), null);
+      });
+    });
+
+    describe('grants', () => {
+      it('createGrant returns the record with an id; grant(id) round-trips', async () => {
+        const a = await createAccount();
+        const c = await createClient();
+        const input = {
+          userPk: a.pk,
+          clientPk: c.pk,
+          scope: 'basic tasks',
+          createdAt: NOW,
+          expiresAt: NOW + 90 * DAY,
+          vers: '3.1',
+          os: null,
+          device: 'phone',
+          udid: null,
+        };
+        const g = await tx((r) => r.oauth.createGrant(input));
+        assert.ok(Number.isInteger(g.id) && g.id > 0, `id ${g.id}`);
+        assert.deepEqual(g, { id: g.id, revokedAt: null, ...input });
+        assert.deepEqual(await store.read.oauth.grant(g.id), g);
+        const other = await tx((r) => r.oauth.createGrant({ ...input, udid: 'u-1', os: 'os-1' }));
+        assert.notEqual(other.id, g.id);
+        assert.equal((await store.read.oauth.grant(other.id))?.udid, 'u-1');
+        assert.equal(await store.read.oauth.grant(g.id + other.id + 1000), null);
+      });
+
+      it('recordClientInfo changes only the fields it is given; null keeps the old value', async () => {
+        const g = await createGrant({ vers: '1.0', os: null, device: 'phone', udid: null });
+        await tx((r) => r.oauth.recordClientInfo(g.id, { vers: '2.0', os: 'os-9', device: null, udid: null }, NOW + 10));
+        assert.deepEqual(await store.read.oauth.grant(g.id), { ...g, vers: '2.0', os: 'os-9', device: 'phone', udid: null });
+        await tx((r) => r.oauth.recordClientInfo(g.id, { vers: null, os: null, device: null, udid: 'udid-1' }, NOW + 20));
+        assert.deepEqual(await store.read.oauth.grant(g.id), { ...g, vers: '2.0', os: 'os-9', device: 'phone', udid: 'udid-1' });
+      });
+
+      it('revokeGrant is true the first time, false after, and keeps the first revocation time', async () => {
+        const g = await createGrant();
+        const other = await createGrant();
+        assert.equal(await tx((r) => r.oauth.revokeGrant(g.id, NOW + 100, 'replay')), true);
+        assert.equal(await tx((r) => r.oauth.revokeGrant(g.id, NOW + 200, 'again')), false);
+        assert.equal((await store.read.oauth.grant(g.id))?.revokedAt, NOW + 100);
+        assert.equal((await store.read.oauth.grant(other.id))?.revokedAt, null);
+        assert.equal(await tx((r) => r.oauth.revokeGrant(g.id + other.id + 1000, NOW, 'unknown')), false);
+      });
+    });
+
+    describe('tokens', () => {
+      it('createToken then token(hash) returns it joined with its grant', async () => {
+        const g = await createGrant();
+        const input = {
+          hash: 'tok-1',
+          kind: 'access' as const,
+          grantId: g.id,
+          userPk: g.userPk,
+          clientPk: g.clientPk,
+          scope: 'basic',
+          createdAt: NOW,
+          expiresAt: NOW + 3600,
+        };
+        await tx((r) => r.oauth.createToken(input));
+        await tx((r) => r.oauth.createToken({ ...input, hash: 'tok-2', kind: 'refresh', expiresAt: NOW + 30 * DAY }));
+        assert.deepEqual(await store.read.oauth.token('tok-1'), { ...input, usedAt: null, grantRevokedAt: null, grantExpiresAt: g.expiresAt });
+        assert.equal((await store.read.oauth.token('tok-2'))?.kind, 'refresh');
+        assert.equal((await store.read.oauth.token('tok-2'))?.expiresAt, NOW + 30 * DAY);
+      });
+
+      it('a revoked grant shows on its tokens', async () => {
+        const g = await createGrant();
+        await tx((r) =>
+          r.oauth.createToken({ hash: 'tok-r', kind: 'refresh', grantId: g.id, userPk: g.userPk, clientPk: g.clientPk, scope: 'basic', createdAt: NOW, expiresAt: NOW + DAY }),
+        );
+        await tx((r) => r.oauth.revokeGrant(g.id, NOW + 7, 'signed out'));
+        assert.equal((await store.read.oauth.token('tok-r'))?.grantRevokedAt, NOW + 7);
+      });
+
+      it('markTokenUsed sets usedAt', async () => {
+        const g = await createGrant();
+        await tx((r) =>
+          r.oauth.createToken({ hash: 'tok-u', kind: 'refresh', grantId: g.id, userPk: g.userPk, clientPk: g.clientPk, scope: 'basic', createdAt: NOW, expiresAt: NOW + DAY }),
+        );
+        await tx((r) => r.oauth.markTokenUsed('tok-u', NOW + 3));
+        assert.equal((await store.read.oauth.token('tok-u'))?.usedAt, NOW + 3);
+      });
+
+      it('an unknown token is null', async () => {
+        assert.equal(await store.read.oauth.token('no-such-token'), null);
+      });
+    });
+
+    describe('pruning', () => {
+      it('oauth.prune removes what can no longer matter and keeps the rest', async () => {
+        const live = await createGrant({ expiresAt: NOW + 90 * DAY });
+        const expired = await createGrant({ userPk: live.userPk, clientPk: live.clientPk, expiresAt: NOW - 1 });
+        const recentlyRevoked = await createGrant({ userPk: live.userPk, clientPk: live.clientPk });
+        await tx((r) => r.oauth.revokeGrant(recentlyRevoked.id, NOW - DAY, 'replay'));
+        const token = (hash: string, grantId: number, expiresAt: number) =>
+          tx((r) =>
+            r.oauth.createToken({ hash, kind: 'access', grantId, userPk: live.userPk, clientPk: live.clientPk, scope: 'basic', createdAt: NOW - DAY, expiresAt }),
+          );
+        await token('expired-token', live.id, NOW - 1);
+        await token('edge-token', live.id, NOW);
+        await token('live-token', live.id, NOW + 3600);
+        // Outlives its grant: the grant's end is what counts.
+        await token('orphan-token', expired.id, NOW + 3600);
+        await token('revoked-family-token', recentlyRevoked.id, NOW + 3600);
+        const code = (codeHash: string, expiresAt: number) =>
+          tx((r) => r.oauth.createCode({ codeHash, clientPk: live.clientPk, userPk: live.userPk, scope: 'basic', expiresAt }));
+        await code('ancient-code', NOW - 31 * DAY);
+        await code('recent-code', NOW - DAY);
+        await code('live-code', NOW + 600);
+
+        const removed = await tx((r) => r.oauth.prune(NOW));
+        // Expired token, expired grant and ancient code at least; cascaded rows may or may not count.
+        assert.ok(removed >= 3, `removed ${removed}`);
+
+        assert.equal(await store.read.oauth.token('expired-token'), null);
+        assert.notEqual(await store.read.oauth.token('edge-token'), null);
+        assert.notEqual(await store.read.oauth.token('live-token'), null);
+        assert.equal(await store.read.oauth.token('orphan-token'), null);
+        assert.notEqual(await store.read.oauth.token('revoked-family-token'), null, 'a recently revoked family is kept to recognise replays');
+        assert.equal(await store.read.oauth.grant(expired.id), null);
+        assert.notEqual(await store.read.oauth.grant(live.id), null);
+        assert.notEqual(await store.read.oauth.grant(recentlyRevoked.id), null);
+        assert.equal(await store.read.oauth.code('ancient-code'), null);
+        assert.notEqual(await store.read.oauth.code('recent-code'), null);
+        assert.notEqual(await store.read.oauth.code('live-code'), null);
+
+        assert.equal(await tx((r) => r.oauth.prune(NOW)), 0, 'nothing left to remove');
+      });
+
+      it('oauth.prune removes a family revoked more than 30 days ago', async () => {
+        const g = await createGrant({ expiresAt: NOW + 90 * DAY });
+        await tx((r) => r.oauth.revokeGrant(g.id, NOW - 31 * DAY, 'old'));
+        await tx((r) =>
+          r.oauth.createToken({ hash: 'old-family', kind: 'refresh', grantId: g.id, userPk: g.userPk, clientPk: g.clientPk, scope: 'basic', createdAt: NOW, expiresAt: NOW + DAY }),
+        );
+        assert.ok((await tx((r) => r.oauth.prune(NOW))) > 0);
+        assert.equal(await store.read.oauth.grant(g.id), null);
+        assert.equal(await store.read.oauth.token('old-family'), null);
+      });
+
+      it('sessions.prune removes expired sessions only', async () => {
+        const a = await createAccount();
+        const session = (idHash: string, expiresAt: number) =>
+          tx((r) => r.sessions.create({ idHash, userPk: a.pk, createdAt: NOW - DAY, expiresAt }));
+        await session('old', NOW - 1);
+        await session('edge', NOW);
+        await session('live', NOW + 3600);
+        assert.equal(await tx((r) => r.sessions.prune(NOW)), 1);
+        assert.equal(await store.read.sessions.get('old'), null);
+        assert.notEqual(await store.read.sessions.get('edge'), null);
+        assert.notEqual(await store.read.sessions.get('live'), null);
+        assert.equal(await tx((r) => r.sessions.prune(NOW)), 0);
+      });
+    });
+
+    describe('sessions', () => {
+      it('create, get and delete round-trip; unknown is null', async () => {
+        const a = await createAccount();
+        const s = { idHash: 'sess-1', userPk: a.pk, createdAt: NOW, expiresAt: NOW + DAY };
+        await tx((r) => r.sessions.create(s));
+        await tx((r) => r.sessions.create({ ...s, idHash: 'sess-2' }));
+        assert.deepEqual(await store.read.sessions.get('sess-1'), s);
+        await tx((r) => r.sessions.delete('sess-1'));
+        assert.equal(await store.read.sessions.get('sess-1'), null);
+        assert.notEqual(await store.read.sessions.get('sess-2'), null, 'delete removes one session only');
+        await tx((r) => r.sessions.delete('no-such-session'));
+        assert.equal(await store.read.sessions.get('no-such-session'), null);
+      });
+    });
+
+    describe('transactions', () => {
+      it('a throwing callback rolls back everything it wrote and its error propagates', async () => {
+        const input = newAccount();
+        const clientInput = newClient();
+        const boom = new Error('boom');
+        await assert.rejects(
+          tx(async (r) => {
+            const a = await r.accounts.create(input);
+            await r.accounts.touch(a.pk, ['lastedit_task'], 1000);
+            await r.clients.create(clientInput);
+            throw boom;
+          }),
+          (err) => err === boom,
+        );
+        assert.equal(await store.read.accounts.credentialsByEmail(input.emailKey), null);
+        assert.equal(await store.read.clients.byClientId(clientInput.clientId), null);
+        // The same unique keys are free again.
+        await createAccount(input);
+        await createClient(clientInput);
+      });
+
+      it('a rolled-back touch leaves the stamps as they were', async () => {
+        const a = await createAccount();
+        await tx((r) => r.accounts.touch(a.pk, ['lastedit_task'], 1000));
+        await assert.rejects(
+          tx(async (r) => {
+            await r.accounts.touch(a.pk, ['lastedit_task', 'lastedit_note'], 2000);
+            throw new Error('undo');
+          }),
+          /undo/,
+        );
+        assert.deepEqual((await store.read.accounts.get(a.pk))?.stamps, stampsWith({ lastedit_task: 1000 }));
+      });
+
+      it('a successful callback commits and its value is returned', async () => {
+        const input = newAccount();
+        const value = await tx(async (r) => {
+          const a = await r.accounts.create(input);
+          return { pk: a.pk, seenInside: (await r.accounts.get(a.pk))?.email };
+        });
+        assert.equal(value.seenInside, input.email);
+        assert.equal((await store.read.accounts.get(value.pk))?.userid, input.userid);
+      });
+
+      it('store.read does not see what an open transaction has not committed yet', async () => {
+        const input = newAccount();
+        let pk = 0;
+        await tx(async (r) => {
+          pk = (await r.accounts.create(input)).pk;
+          assert.equal(await store.read.accounts.get(pk), null);
+          assert.equal(await store.read.accounts.credentialsByEmail(input.emailKey), null);
+        });
+        assert.notEqual(await store.read.accounts.get(pk), null);
+      });
+
+      it('20 transactions started together all commit, with distinct pks', async () => {
+        const inputs = Array.from({ length: 20 }, () => newAccount());
+        const accounts = await Promise.all(
+          inputs.map((input) =>
+            tx(async (r) => {
+              await r.accounts.credentialsByEmail(input.emailKey);
+              await yieldToOthers();
+              const a = await r.accounts.create(input);
+              await yieldToOthers();
+              await r.accounts.touch(a.pk, ['lastedit_task'], 1000);
+              return a;
+            }),
+          ),
+        );
+        assert.equal(new Set(accounts.map((a) => a.pk)).size, 20);
+        for (const [i, a] of accounts.entries()) {
+          const stored = await store.read.accounts.get(a.pk);
+          assert.equal(stored?.userid, inputs[i]?.userid);
+          assert.equal(stored?.stamps.lastedit_task, 1000);
+        }
+      });
+
+      it('lock(pk) keeps read-then-write transactions of one account from interleaving', async () => {
+        const a = await createAccount();
+        // Each transaction names the client after how many it saw: interleaving would reuse a name.
+        const results = await Promise.allSettled(
+          Array.from({ length: 10 }, () =>
+            tx(async (r) => {
+              await r.accounts.lock(a.pk);
+              const seen = (await r.clients.list()).length;
+              await yieldToOthers();
+              await r.clients.create(newClient({ clientId: `locked-${seen}` }));
+              await r.accounts.touch(a.pk, ['lastedit_list'], 1000);
+            }),
+          ),
+        );
+        assert.deepEqual(
+          results.map((r) => r.status),
+          Array.from({ length: 10 }, () => 'fulfilled'),
+        );
+        assert.deepEqual(
+          (await store.read.clients.list()).map((c) => c.clientId),
+          Array.from({ length: 10 }, (_, i) => `locked-${i}`),
+        );
+        assert.equal((await store.read.accounts.get(a.pk))?.stamps.lastedit_list, 1009);
+      });
+
+      it('a failing transaction does not block the ones after or beside it', async () => {
+        const before = newAccount();
+        const after = newAccount();
+        const settled = await Promise.allSettled([
+          createAccount(before),
+          tx(async () => {
+            await yieldToOthers();
+            throw new Error('fails');
+          }),
+          createAccount(after),
+        ]);
+        assert.deepEqual(
+          settled.map((s) => s.status),
+          ['fulfilled', 'rejected', 'fulfilled'],
+        );
+        await assert.rejects(createAccount(newAccount({ emailKey: before.emailKey })), isUnique('email'));
+        const later = await createAccount();
+        assert.notEqual(await store.read.accounts.get(later.pk), null);
+        assert.notEqual(await store.read.accounts.credentialsByEmail(after.emailKey), null);
+      });
+    });
+
+    describe('references', () => {
+      it('a session for an account that does not exist is refused', async () => {
+        const a = await createAccount();
+        await assert.rejects(tx((r) => r.sessions.create({ idHash: 'ghost', userPk: a.pk + 1000, createdAt: NOW, expiresAt: NOW + DAY })));
+        assert.equal(await store.read.sessions.get('ghost'), null);
+      });
+
+      it('a known device for an account that does not exist is refused', async () => {
+        const a = await createAccount();
+        await assert.rejects(tx((r) => r.accounts.rememberDevice(a.pk + 1000, 'device', NOW)));
+      });
+
+      it('codes and grants for an unknown account or app are refused', async () => {
+        const a = await createAccount();
+        const c = await createClient();
+        await assert.rejects(tx((r) => r.oauth.createCode({ codeHash: 'x1', clientPk: c.pk + 1000, userPk: a.pk, scope: 'basic', expiresAt: NOW })));
+        await assert.rejects(tx((r) => r.oauth.createCode({ codeHash: 'x2', clientPk: c.pk, userPk: a.pk + 1000, scope: 'basic', expiresAt: NOW })));
+        await assert.rejects(createGrant({ userPk: a.pk + 1000, clientPk: c.pk }));
+        await assert.rejects(createGrant({ userPk: a.pk, clientPk: c.pk + 1000 }));
+        assert.equal(await store.read.oauth.code('x1'), null);
+      });
+
+      it('a token for an unknown grant is refused', async () => {
+        const g = await createGrant();
+        await assert.rejects(
+          tx((r) =>
+            r.oauth.createToken({ hash: 'stray', kind: 'access', grantId: g.id + 1000, userPk: g.userPk, clientPk: g.clientPk, scope: 'basic', createdAt: NOW, expiresAt: NOW + 60 }),
+          ),
+        );
+        assert.equal(await store.read.oauth.token('stray'), null);
+      });
+    });
+  });
+}

@@ -1,0 +1,225 @@
+/**
+ * The storage port: everything services may ask of a database, and nothing about SQL.
+ * One adapter per database (sqlite/, postgres/) implements it; store.contract.ts checks each.
+ *
+ * Reads that need no isolation go through `store.read`. Anything that writes, or that must see a
+ * consistent picture while deciding what to write, runs inside `store.transaction(fn)`: the adapter
+ * commits when `fn` resolves and rolls back when it throws. Inside, `tx.accounts.lock(userPk)`
+ * serialises writers of one account (a row lock on PostgreSQL; SQLite has one writer anyway).
+ * Every method is asynchronous so that a networked database fits without changing services.
+ * Times are Unix seconds unless a name says otherwise.
+ */
+
+export const STAMP_NAMES = [
+  'lastedit_task',
+  'lastdelete_task',
+  'lastedit_folder',
+  'lastedit_context',
+  'lastedit_goal',
+  'lastedit_location',
+  'lastedit_note',
+  'lastdelete_note',
+  'lastedit_list',
+  'lastedit_outline',
+] as const;
+export type StampName = (typeof STAMP_NAMES)[number];
+export type Stamps = Readonly<Record<StampName, number>>;
+
+export const PREF_NAMES = [
+  'dateformat',
+  'timezone',
+  'hidemonths',
+  'hotlistpriority',
+  'hotlistduedate',
+  'hotliststar',
+  'hotliststatus',
+  'showtabnums',
+] as const;
+export type PrefName = (typeof PREF_NAMES)[number];
+export type Prefs = Readonly<Record<PrefName, number>>;
+
+export type ProLevel = 0 | 1 | 2;
+
+export interface Account {
+  /** Internal key; every per-account table is keyed by it first. Never shown to clients. */
+  readonly pk: number;
+  /** Public identifier (account/get `userid`). */
+  readonly userid: string;
+  readonly email: string;
+  readonly alias: string;
+  readonly pro: ProLevel;
+  readonly prefs: Prefs;
+  readonly stamps: Stamps;
+  readonly createdAt: number;
+}
+
+export interface NewAccount {
+  readonly userid: string;
+  readonly email: string;
+  /** Lower-cased, trimmed e-mail: the unique key. */
+  readonly emailKey: string;
+  readonly passwordHash: string;
+  readonly alias: string;
+  readonly pro: ProLevel;
+  readonly prefs: Prefs;
+  readonly createdAt: number;
+}
+
+export interface Credentials {
+  readonly pk: number;
+  readonly passwordHash: string;
+}
+
+export interface Client {
+  readonly pk: number;
+  readonly clientId: string;
+  /** SHA-256 of the secret; the secret itself is never stored. */
+  readonly secretHash: string;
+  readonly name: string;
+  readonly redirectUri: string;
+  readonly createdAt: number;
+}
+
+export type NewClient = Omit<Client, 'pk'>;
+
+export interface AuthCode {
+  readonly codeHash: string;
+  readonly clientPk: number;
+  readonly userPk: number;
+  readonly scope: string;
+  readonly expiresAt: number;
+  readonly usedAt: number | null;
+  /** The grant created when the code was exchanged (for revocation on replay). */
+  readonly grantId: number | null;
+}
+
+export type NewAuthCode = Omit<AuthCode, 'usedAt' | 'grantId'>;
+
+export interface ClientInfo {
+  readonly vers: string | null;
+  readonly os: string | null;
+  readonly device: string | null;
+  readonly udid: string | null;
+}
+
+/** One authorisation of one app by one user: the family of tokens descending from a code. */
+export interface Grant extends ClientInfo {
+  readonly id: number;
+  readonly userPk: number;
+  readonly clientPk: number;
+  readonly scope: string;
+  readonly createdAt: number;
+  /** Absolute end of the family: no refresh token of it lives past this. */
+  readonly expiresAt: number;
+  readonly revokedAt: number | null;
+}
+
+export type TokenKind = 'access' | 'refresh';
+
+export interface Token {
+  readonly hash: string;
+  readonly kind: TokenKind;
+  readonly grantId: number;
+  readonly userPk: number;
+  readonly clientPk: number;
+  readonly scope: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly usedAt: number | null;
+}
+
+export type NewToken = Omit<Token, 'usedAt'>;
+
+/** A token joined with its grant's revocation state: what the access check needs. */
+export interface TokenWithGrant extends Token {
+  readonly grantRevokedAt: number | null;
+  readonly grantExpiresAt: number;
+}
+
+export interface Session {
+  readonly idHash: string;
+  readonly userPk: number;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+export interface AccountsRepo {
+  create(input: NewAccount): Promise<Account>;
+  get(pk: number): Promise<Account | null>;
+  credentialsByEmail(emailKey: string): Promise<Credentials | null>;
+  /** Serialises writers of this account until the transaction ends (no-op outside one). */
+  lock(pk: number): Promise<void>;
+  /**
+   * Moves the named stamps to nextStamp(previous, nowSeconds) and returns the new values.
+   * Every write that changes what a stamp covers calls this in the same transaction.
+   */
+  touch(pk: number, names: readonly StampName[], nowSeconds: number): Promise<Partial<Stamps>>;
+  isKnownDevice(pk: number, deviceHash: string): Promise<boolean>;
+  rememberDevice(pk: number, deviceHash: string, nowSeconds: number): Promise<void>;
+}
+
+export interface ClientsRepo {
+  create(input: NewClient): Promise<Client>;
+  byClientId(clientId: string): Promise<Client | null>;
+  get(pk: number): Promise<Client | null>;
+  list(): Promise<Client[]>;
+}
+
+export interface OAuthRepo {
+  createCode(input: NewAuthCode): Promise<void>;
+  code(codeHash: string): Promise<AuthCode | null>;
+  markCodeUsed(codeHash: string, usedAt: number, grantId: number): Promise<void>;
+  createGrant(input: Omit<Grant, 'id' | 'revokedAt'>): Promise<Grant>;
+  grant(id: number): Promise<Grant | null>;
+  recordClientInfo(grantId: number, info: ClientInfo, nowSeconds: number): Promise<void>;
+  /** Revokes the whole family; returns true if it was not revoked before. */
+  revokeGrant(id: number, nowSeconds: number, reason: string): Promise<boolean>;
+  createToken(input: NewToken): Promise<void>;
+  token(hash: string): Promise<TokenWithGrant | null>;
+  markTokenUsed(hash: string, usedAt: number): Promise<void>;
+  /** Deletes codes, tokens and grants that can no longer matter; returns rows removed. */
+  prune(nowSeconds: number): Promise<number>;
+}
+
+export interface SessionsRepo {
+  create(session: Session): Promise<void>;
+  get(idHash: string): Promise<Session | null>;
+  delete(idHash: string): Promise<void>;
+  prune(nowSeconds: number): Promise<number>;
+}
+
+/** Everything reachable inside (or outside) a transaction. */
+export interface Repos {
+  readonly accounts: AccountsRepo;
+  readonly clients: ClientsRepo;
+  readonly oauth: OAuthRepo;
+  readonly sessions: SessionsRepo;
+}
+
+export interface MigrationStatus {
+  readonly applied: readonly number[];
+  readonly pending: readonly number[];
+}
+
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Autocommit reads only; every write goes through transaction(). */
+  readonly read: Repos;
+  /**
+   * Runs `fn` in one transaction: commit when it resolves, roll back when it throws. Never call
+   * the store's transaction(), migrate() or migrationStatus() from inside `fn`: transactions do
+   * not nest, and on SQLite the inner call would wait forever for the outer one.
+   */
+  transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
+  migrate(): Promise<MigrationStatus>;
+  migrationStatus(): Promise<MigrationStatus>;
+  close(): Promise<void>;
+}
+
+/** Thrown by an adapter when a unique key is taken (e-mail, client id). */
+export class UniqueViolation extends Error {
+  override name = 'UniqueViolation';
+  constructor(readonly what: string) {
+    super(`${what} already exists`);
+  }
+}
