@@ -1,0 +1,59 @@
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Deps } from './deps.js';
+import { accountRoutes } from './features/account/account.routes.js';
+import { apiGuard } from './http/api-guard.js';
+import { registerBodyParsers } from './http/body-parsers.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import './http/fastify-types.js';
+import { requestSerializer } from './http/logging.js';
+import { authorizeRoutes, cookieNames, cookieOptions } from './oauth/authorize.routes.js';
+import { tokenRoutes } from './oauth/token.routes.js';
+
+export interface BuildOptions {
+  /** Where log lines go (default stdout); tests pass a stream to read them. */
+  readonly logStream?: { write(line: string): void };
+}
+
+/**
+ * The whole HTTP application with all its options. It never listens: src/server.ts does that
+ * for production, and tests call app.inject() on exactly the same instance.
+ */
+export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, serializers: { req: requestSerializer }, ...(options.logStream && { stream: options.logStream }) },
+    trustProxy: typeof config.trustProxy === 'boolean' ? config.trustProxy : [...config.trustProxy],
+    bodyLimit: config.bodyLimitBytes,
+    // Some clients put every parameter, a batch of 50 tasks included, in the query string of a POST.
+    http: { maxHeaderSize: 1024 * 1024 },
+    requestTimeout: 60_000,
+    return503OnClosing: true,
+    requestIdHeader: false,
+  });
+  app.decorateRequest('auth', null);
+
+  await app.register(cookie);
+  const names = cookieNames(config.publicHttps);
+  await app.register(csrf, {
+    cookieKey: names.csrf,
+    cookieOpts: cookieOptions(config.publicHttps),
+    getToken: (request) => (request.body as Record<string, string> | undefined)?.['_csrf'],
+  });
+  await registerBodyParsers(app, config.bodyLimitBytes);
+  registerErrorHandling(app);
+  app.addHook('preHandler', apiGuard(deps));
+
+  app.get('/healthz', { config: { kind: 'api' } }, async function health(_request, reply) {
+    await deps.store.read.accounts.get(0);
+    return reply.header('cache-control', 'no-store').send({ status: 'ok' });
+  });
+  accountRoutes(app, deps);
+  tokenRoutes(app, deps);
+  authorizeRoutes(app, deps);
+  return app;
+}

@@ -1,0 +1,124 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { InvalidInput, createUser } from '../features/users/users.service.js';
+import { systemClock } from '../lib/clock.js';
+import { InvalidClientInput, registerClient } from '../oauth/clients.service.js';
+import { startServer } from '../server.js';
+import { openStore } from '../storage/open.js';
+import { UniqueViolation, type Store } from '../storage/store.js';
+
+const USAGE = `Usage: tickler <command>
+
+  serve                                   run the server (applies pending migrations first)
+  migrate [--status]                      apply pending database migrations (or list them)
+  user add --email E --password P [--alias A] [--pro 0|1|2]
+                                          create an account; prints {"userid":"…"}
+  app add --name N --redirect-uri URI     register an application; prints {"client_id":"…","client_secret":"…"}
+  app list                                list registered applications (without secrets)
+
+Settings come from the environment (PORT, HOST, DATABASE_URL, PUBLIC_URL, …): see the README.`;
+
+/** Bad arguments or settings: one line on stderr, exit code 2, nothing written. */
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function args(argv: string[], options: ParseArgsConfig['options']): Record<string, string | boolean | undefined> {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: options ?? {}, strict: true, allowPositionals: true });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    return values as Record<string, string | boolean | undefined>;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError((err as Error).message.split('\n')[0] ?? 'bad arguments');
+  }
+}
+
+function required(values: Record<string, unknown>, name: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+async function withStore<T>(config: Config, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(config.database);
+  try {
+    await store.migrate();
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function run(argv: string[], config: () => Config): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  const print = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value)}\n`);
+  switch (`${command ?? ''} ${command === 'user' || command === 'app' ? (sub ?? '') : ''}`.trim()) {
+    case 'serve': {
+      args(argv.slice(1), {});
+      await startServer(config());
+      return 0;
+    }
+    case 'migrate': {
+      const v = args(argv.slice(1), { status: { type: 'boolean' } });
+      const store = await openStore(config().database);
+      try {
+        print(v['status'] ? await store.migrationStatus() : await store.migrate());
+      } finally {
+        await store.close();
+      }
+      return 0;
+    }
+    case 'user add': {
+      const v = args(rest, { email: { type: 'string' }, password: { type: 'string' }, alias: { type: 'string' }, pro: { type: 'string' } });
+      const pro = v['pro'] === undefined ? undefined : String(v['pro']);
+      if (pro !== undefined && !/^[012]$/.test(pro)) throw new UsageError('--pro must be 0, 1 or 2');
+      const input = { email: required(v, 'email'), password: required(v, 'password'), alias: v['alias'] as string | undefined, pro: pro === undefined ? undefined : Number(pro) };
+      const account = await withStore(config(), (store) => createUser({ store, clock: systemClock }, input));
+      print({ userid: account.userid });
+      return 0;
+    }
+    case 'app add': {
+      const v = args(rest, { name: { type: 'string' }, 'redirect-uri': { type: 'string' } });
+      const input = { name: required(v, 'name'), redirectUri: required(v, 'redirect-uri') };
+      const app = await withStore(config(), (store) => registerClient({ store, clock: systemClock }, input));
+      print({ client_id: app.client.clientId, client_secret: app.clientSecret });
+      return 0;
+    }
+    case 'app list': {
+      args(rest, {});
+      const clients = await withStore(config(), (store) => store.read.clients.list());
+      for (const c of clients) print({ client_id: c.clientId, name: c.name, redirect_uri: c.redirectUri, created: c.createdAt });
+      return 0;
+    }
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    default:
+      throw new UsageError(command ? `unknown command "${[command, sub].filter(Boolean).join(' ')}"` : 'no command given');
+  }
+}
+
+/** Runs one command; returns the exit code (0 ok, 2 bad arguments or settings, 1 failure). */
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+  try {
+    return await run(argv, () => loadConfig(env));
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`tickler: ${err.message} (see tickler help)\n`);
+      return 2;
+    }
+    if (err instanceof ConfigError || err instanceof InvalidInput || err instanceof InvalidClientInput) {
+      process.stderr.write(`tickler: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof UniqueViolation) {
+      process.stderr.write(`tickler: ${err.what === 'email' ? 'an account with that e-mail address already exists' : err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`tickler: ${(err as Error).message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,48 @@
+import { sha256Hex } from '../../lib/crypto.js';
+import { decoyHash, MAX_PASSWORD_LENGTH, verifyPassword } from '../../lib/password.js';
+import type { Deps } from '../../deps.js';
+import { emailKey } from './users.service.js';
+
+export type SignInResult =
+  | { readonly kind: 'ok'; readonly userPk: number }
+  | { readonly kind: 'wrong' }
+  | { readonly kind: 'throttled'; readonly retryAfterSeconds: number };
+
+export interface SignInAttempt {
+  readonly email: string;
+  readonly password: string;
+  /** The browser's device cookie, if it has one (set after an earlier successful sign-in). */
+  readonly deviceToken: string | undefined;
+  /** The client's address as the server sees it. */
+  readonly address: string;
+}
+
+/**
+ * Password sign-in, throttled without locking the real user out (OWASP's "device cookie" scheme):
+ * failures count per account separately for each browser that has signed in to it before, and
+ * together for all browsers that have not. Someone guessing from elsewhere exhausts only the
+ * shared count; the owner's known browser keeps its own. A per-address count limits one source
+ * spraying many accounts. Only failures count. See docs/decisions/0005-sign-in-throttling.md.
+ */
+export async function signIn(deps: Deps, a: SignInAttempt): Promise<SignInResult> {
+  const key = emailKey(a.email);
+  const creds = key === '' ? null : await deps.store.read.accounts.credentialsByEmail(key);
+  const deviceHash = a.deviceToken ? sha256Hex(a.deviceToken) : undefined;
+  const knownDevice = creds !== null && deviceHash !== undefined && (await deps.store.read.accounts.isKnownDevice(creds.pk, deviceHash));
+  // Keyed by the e-mail as typed (normalised), so unknown and known addresses behave alike.
+  const accountKey = `signin:account:${sha256Hex(key)}:${knownDevice ? deviceHash : 'new'}`;
+  const addressKey = `signin:address:${a.address}`;
+  const rules = deps.config.rateLimits;
+  const now = deps.clock.now();
+  for (const [k, rule] of [[accountKey, rules.signinPerAccount], [addressKey, rules.signinPerAddress]] as const) {
+    const d = await deps.limiter.check(k, rule, now);
+    if (!d.allowed) return { kind: 'throttled', retryAfterSeconds: d.retryAfterSeconds };
+  }
+  const password = a.password.length > MAX_PASSWORD_LENGTH ? '' : a.password;
+  // Unknown e-mail: verify against a decoy so the answer takes as long as for a real account.
+  const ok = await verifyPassword(password, creds?.passwordHash ?? (await decoyHash()));
+  if (creds && ok && password !== '') return { kind: 'ok', userPk: creds.pk };
+  await deps.limiter.hit(accountKey, rules.signinPerAccount, now);
+  await deps.limiter.hit(addressKey, rules.signinPerAddress, now);
+  return { kind: 'wrong' };
+}

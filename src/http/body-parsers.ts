@@ -1,0 +1,31 @@
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+
+/** A request body that could not be read; answered with the route's "malformed" code. */
+export class MalformedBody extends Error {
+  override name = 'MalformedBody';
+  readonly statusCode = 400;
+}
+
+/**
+ * Bodies as clients of the hosted service send them: url-encoded forms, multipart forms (the
+ * official PHP sample), JSON objects, and empty bodies labelled application/json (some clients
+ * put every parameter in the query string). Any other content type is read (within the body
+ * limit) and ignored, so that parameters in the query string still work.
+ */
+export async function registerBodyParsers(app: FastifyInstance, bodyLimit: number): Promise<void> {
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    json(request, text, (err, value) => (err ? done(new MalformedBody('the body is not valid JSON')) : done(null, value)));
+  });
+  await app.register(formbody, { bodyLimit });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fieldSize: bodyLimit, fileSize: bodyLimit, fields: 1000, files: 10, parts: 1010 },
+  });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
+}

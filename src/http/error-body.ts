@@ -1,0 +1,22 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiError } from '../errors.js';
+import { sendBody, type ApiBody, type Format } from './reply.js';
+
+/** The error record in both formats (spec 7). */
+export function errorBody(e: ApiError): ApiBody {
+  const json: Record<string, unknown> = { errorCode: e.code, errorDesc: e.desc };
+  if (e.ref !== undefined) json['ref'] = e.ref;
+  // The hosted service adds this list to error 2, and at least one client compares the body
+  // byte for byte; it is harmless to the others.
+  if (e.code === 2) json['errors'] = [{ status: '2', message: e.desc }];
+  const attrs: Array<readonly [string, string | number]> = [['id', e.code]];
+  if (e.ref !== undefined) attrs.push(['ref', e.ref]);
+  return { json, xml: { name: 'error', attrs, text: e.desc } };
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, e: ApiError, format?: Format): FastifyReply {
+  reply.status(e.status);
+  if (e.retryAfter !== undefined) reply.header('retry-after', String(e.retryAfter));
+  if (e.headers) reply.headers(e.headers);
+  return sendBody(request, reply, errorBody(e), format);
+}

@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import { pageHeaders } from '../web/html.js';
+import { errorPage } from '../web/pages.js';
+import { MalformedBody } from './body-parsers.js';
+import { sendError } from './error-body.js';
+import { formatOf, queryFormatOf } from './reply.js';
+
+/**
+ * Turns anything thrown into the answer a client can use: an API error record in the negotiated
+ * format (or an HTML page for page routes). Client mistakes never become a 500 or a stack trace;
+ * only a genuine server fault does, logged here with its details and answered without them.
+ */
+export function toApiError(err: unknown, request: FastifyRequest): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as Partial<FastifyError>;
+  const malformed = request.routeOptions.config?.malformedCode ?? 0;
+  const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
+  if (status === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new ApiError(0, { status: 413, desc: 'The request body is too large' });
+  }
+  if (err instanceof MalformedBody || (status >= 400 && status < 500 && isBodyError(e.code))) {
+    const desc = `Malformed request: ${err instanceof MalformedBody ? err.message : 'the body could not be read'}`;
+    return new ApiError(malformed, malformed === 0 ? { status: 400, desc } : { desc });
+  }
+  if (status >= 400 && status < 500) return new ApiError(0, { status, desc: 'Bad request' });
+  return new ApiError(0, { status: 500, desc: 'Internal server error' });
+}
+
+function isBodyError(code: string | undefined): boolean {
+  // Content-type parser errors, and the multipart plugin's (FST_INVALID_MULTIPART…, FST_PARTS…).
+  return code !== undefined && (code.startsWith('FST_ERR_CTP') || code.startsWith('FST_'));
+}
+
+function pageError(request: FastifyRequest, reply: FastifyReply, err: unknown, apiError: ApiError): FastifyReply {
+  const code = (err as Partial<FastifyError>).code ?? '';
+  if (code.startsWith('FST_CSRF')) {
+    return pageHeaders(reply.status(403)).send(
+      errorPage('Please try again', 'This form has expired or did not come from this site. Go back to the application and start again.'),
+    );
+  }
+  const status = apiError.status === 200 ? 400 : apiError.status;
+  void request;
+  return pageHeaders(reply.status(status)).send(
+    errorPage(status >= 500 ? 'Something went wrong' : 'Bad request', status >= 500 ? 'Please try again later.' : apiError.desc),
+  );
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler(function handleError(err, request, reply) {
+    const apiError = toApiError(err, request);
+    if (apiError.status >= 500) request.log.error({ err }, 'request failed');
+    if (request.routeOptions.config?.kind === 'page') return pageError(request, reply, err, apiError);
+    // The body may be what failed: then only the query string can say which format to use.
+    const format = request.body === undefined ? queryFormatOf(request) : formatOf(request);
+    return sendError(request, reply, apiError, format);
+  });
+
+  app.setNotFoundHandler(function unknownEndpoint(request, reply) {
+    const path = request.url.split('?')[0] ?? '';
+    reply.header('cache-control', 'no-store');
+    return sendError(request, reply, new ApiError(0, { status: 404, desc: `Unknown endpoint: ${request.method} ${path}` }));
+  });
+}

@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { lenientInt, Params } from './params.js';
+
+/** A readable test name for any value (JSON.stringify loses NaN, undefined, bigint and symbols). */
+function show(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'symbol' || typeof v === 'number' || v === undefined) return String(v);
+  return `${typeof v} ${JSON.stringify(v)}`;
+}
+
+describe('Params.from', () => {
+  test('a later source wins over an earlier one (body over query)', () => {
+    const p = Params.from({ a: 'query', b: 'query only' }, { a: 'body', c: 'body only' });
+    assert.equal(p.get('a'), 'body');
+    assert.equal(p.get('b'), 'query only');
+    assert.equal(p.get('c'), 'body only');
+  });
+
+  // [name, source, parameter, expected text]
+  const values: Array<[string, Record<string, unknown>, string, string | undefined]> = [
+    ['repeated values: the last wins', { a: ['1', '2', '3'] }, 'a', '3'],
+    ['a single repeated value', { a: ['only'] }, 'a', 'only'],
+    ['number', { n: 5 }, 'n', '5'],
+    ['zero is a value, not absent', { n: 0 }, 'n', '0'],
+    ['fraction', { n: 1.5 }, 'n', '1.5'],
+    ['true', { b: true }, 'b', 'true'],
+    ['false is a value, not absent', { b: false }, 'b', 'false'],
+    ['Buffer as UTF-8', { f: Buffer.from('héllo 😀', 'utf8') }, 'f', 'héllo 😀'],
+    ['last Buffer of several', { f: [Buffer.from('x'), Buffer.from('y')] }, 'f', 'y'],
+    ['nested object as JSON text', { o: { id: 1, title: 'A' } }, 'o', '{"id":1,"title":"A"}'],
+    // Only arrays of plain values are repeated form fields; an array holding structure is JSON data, passed whole.
+    ['array holding an array is JSON data, passed whole', { a: ['x', ['y', 1]] }, 'a', '["x",["y",1]]'],
+    ['empty string is kept by get()', { e: '' }, 'e', ''],
+    ['white space kept by get()', { s: '  x  ' }, 's', '  x  '],
+    ['null skipped', { z: null }, 'z', undefined],
+    ['undefined skipped', { z: undefined }, 'z', undefined],
+  ];
+  for (const [name, source, key, expected] of values) {
+    test(name, () => {
+      const p = Params.from(source);
+      assert.equal(p.get(key), expected);
+      assert.equal(p.has(key), expected !== undefined);
+    });
+  }
+
+  test('a JSON body may carry tasks as a real array: it reaches the API as the whole JSON array', () => {
+    // Clients that post JSON send `tasks` as an array of objects rather than JSON text in a form
+    // field; taking only the last element would silently drop every task but one.
+    const tasks = [
+      { title: 'one', folder: 1 },
+      { title: 'two', folder: 2 },
+    ];
+    assert.equal(Params.from({}, { tasks }).get('tasks'), JSON.stringify(tasks));
+  });
+
+  test('null or undefined in a later source does not erase an earlier value', () => {
+    const p = Params.from({ a: 'q', b: 'q' }, { a: null, b: undefined });
+    assert.equal(p.get('a'), 'q');
+    assert.equal(p.get('b'), 'q');
+  });
+
+  test('sources that are not plain objects are ignored', () => {
+    const p = Params.from(undefined, null, 'a=1', 5, true, ['a', 'b'], { a: 'kept' });
+    assert.equal(p.get('a'), 'kept');
+    assert.equal(p.has('0'), false);
+    assert.equal(p.has('1'), false);
+  });
+
+  test('property names of plain objects are ordinary parameters', () => {
+    const p = Params.from(JSON.parse('{"__proto__":"x","constructor":"y"}'));
+    assert.equal(p.get('__proto__'), 'x');
+    assert.equal(p.get('constructor'), 'y');
+    // Absent names are absent, even when they name something built in.
+    const empty = Params.from({});
+    for (const name of ['toString', 'hasOwnProperty', '__proto__', 'constructor']) {
+      assert.equal(empty.get(name), undefined, name);
+      assert.equal(empty.has(name), false, name);
+    }
+  });
+
+  test('names are matched exactly', () => {
+    const p = Params.from({ Access_Token: 'x' });
+    assert.equal(p.get('access_token'), undefined);
+    assert.equal(p.get('Access_Token'), 'x');
+  });
+});
+
+describe('Params.text', () => {
+  const cases: Array<[unknown, string | undefined]> = [
+    ['abc', 'abc'],
+    ['  abc\t\n', 'abc'],
+    ['a b', 'a b'],
+    ['', undefined],
+    ['   ', undefined],
+    ['\u00A0', undefined],
+    [0, '0'],
+    [undefined, undefined],
+  ];
+  for (const [value, expected] of cases) {
+    test(`${show(value)} → ${show(expected)}`, () => {
+      assert.equal(Params.from({ v: value }).text('v'), expected);
+    });
+  }
+  test('absent parameter', () => assert.equal(Params.from({}).text('v'), undefined));
+});
+
+describe('lenientInt', () => {
+  const good: Array<[unknown, number]> = [
+    [5, 5],
+    ['5', 5],
+    [5.0, 5],
+    ['5.0', 5],
+    ['1676980800.0', 1676980800],
+    [' 7 ', 7],
+    ['\t7\n', 7],
+    ['-3', -3],
+    ['+4', 4],
+    ['1e3', 1000],
+    ['1E3', 1000],
+    ['2.5e1', 25],
+    ['5.', 5],
+    ['007', 7],
+    [2.9, 2],
+    [-2.9, -2],
+    ['2.9', 2],
+    ['-2.9', -2],
+    [0, 0],
+    ['0', 0],
+    [true, 1],
+    [false, 0],
+  ];
+  for (const [value, n] of good) {
+    test(`${show(value)} → ${n}`, () => assert.equal(lenientInt(value), n));
+  }
+
+  const bad: unknown[] = [
+    '',
+    '   ',
+    'abc',
+    '5abc',
+    'abc5',
+    '5 5',
+    '--5',
+    '+-5',
+    '.',
+    'e3',
+    '1e',
+    '0x10',
+    '0b1',
+    '1_000',
+    '1,000',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '1e400',
+    '١٢',
+    NaN,
+    Infinity,
+    -Infinity,
+    null,
+    undefined,
+    {},
+    [],
+    [5],
+    10n,
+    Symbol('5'),
+  ];
+  for (const value of bad) {
+    test(`${show(value)} is refused`, () => {
+      assert.equal(lenientInt(value), undefined);
+    });
+  }
+});
+
+describe('lenientInt edge cases found in review', () => {
+  test('minus zero reads as 0', () => {
+    assert.ok(Object.is(lenientInt('-0'), 0));
+    assert.ok(Object.is(lenientInt(-0.4), 0));
+  });
+  test('integers beyond 2^53 are refused rather than silently rounded', () => {
+    assert.equal(lenientInt('99999999999999999999'), undefined);
+    assert.equal(lenientInt(2 ** 60), undefined);
+    assert.equal(lenientInt(String(Number.MAX_SAFE_INTEGER)), Number.MAX_SAFE_INTEGER);
+  });
+});

@@ -1,0 +1,77 @@
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * Request parameters, read from the query string and the body together for every method (clients
+ * of the hosted service put them in either place). When a name is in both, the body wins, as in
+ * the PHP service; when a name repeats, the last value wins.
+ */
+export class Params {
+  private constructor(private readonly values: ReadonlyMap<string, string>) {}
+
+  static from(...sources: unknown[]): Params {
+    const values = new Map<string, string>();
+    for (const source of sources) {
+      if (source === null || typeof source !== 'object' || Array.isArray(source)) continue;
+      for (const [key, raw] of Object.entries(source as Record<string, unknown>)) {
+        const v = scalar(isRepeated(raw) ? raw[raw.length - 1] : raw);
+        if (v !== undefined) values.set(key, v);
+      }
+    }
+    return new Params(values);
+  }
+
+  /** The raw text of a parameter, or undefined when absent. */
+  get(name: string): string | undefined {
+    return this.values.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name);
+  }
+
+  /** The text of a parameter with surrounding white space removed; empty counts as absent. */
+  text(name: string): string | undefined {
+    const v = this.values.get(name)?.trim();
+    return v === '' ? undefined : v;
+  }
+}
+
+/** A form field sent more than once arrives as an array of plain values; a JSON array of objects does not. */
+function isRepeated(v: unknown): v is unknown[] {
+  return Array.isArray(v) && v.length > 0 && v.every((x) => x === null || typeof x !== 'object' || Buffer.isBuffer(x));
+}
+
+function scalar(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Buffer.isBuffer(v)) return v.toString('utf8');
+  // A JSON body may carry `tasks` as a real array: hand it on as the JSON text the API expects.
+  return JSON.stringify(v);
+}
+
+const cache = new WeakMap<FastifyRequest, Params>();
+
+export function paramsOf(request: FastifyRequest): Params {
+  let p = cache.get(request);
+  if (!p) {
+    p = Params.from(request.query, request.body);
+    cache.set(request, p);
+  }
+  return p;
+}
+
+/**
+ * Lenient integer reading, as clients send them: 5, "5", 5.0, "1676980800.0", " 7 ".
+ * Returns undefined for anything that is not a finite number; fractions are truncated toward zero.
+ */
+export function lenientInt(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isSafeInteger(Math.trunc(v)) ? Math.trunc(v) + 0 : undefined;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v !== 'string') return undefined;
+  const t = v.trim();
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return undefined;
+  const n = Math.trunc(Number(t));
+  // Beyond 2^53 integers are no longer exact: no id or timestamp is that large.
+  return Number.isSafeInteger(n) ? n + 0 : undefined;
+}

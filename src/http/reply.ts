@@ -1,0 +1,89 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ItemError } from '../errors.js';
+import { paramsOf } from './params.js';
+import { renderXml, type XmlNode, type XmlValue } from './xml.js';
+
+/**
+ * A response body in both formats. Presenters build the public record once; the helpers below
+ * derive the JSON value and the XML tree from it, so the two formats cannot drift apart.
+ */
+export interface ApiBody {
+  readonly json: unknown;
+  readonly xml: XmlNode;
+}
+
+/** A public record: keys in the documented order, values as clients expect them. */
+export type PublicValue = string | number | null | readonly PublicValue[] | PublicRecord;
+export type PublicRecord = { readonly [key: string]: PublicValue };
+
+export type Format = 'json' | 'xml';
+
+export function formatOf(request: FastifyRequest): Format {
+  return paramsOf(request).get('f')?.trim().toLowerCase() === 'xml' ? 'xml' : 'json';
+}
+
+/** Format from the query string alone, for errors raised before the body could be read. */
+export function queryFormatOf(request: FastifyRequest): Format {
+  const f = (request.query as Record<string, unknown> | undefined)?.['f'];
+  return typeof f === 'string' && f.trim().toLowerCase() === 'xml' ? 'xml' : 'json';
+}
+
+/** `<name>` holding one child element per field of the record. */
+export function recordNode(name: string, record: PublicRecord): XmlNode {
+  const children: XmlNode[] = [];
+  for (const [key, value] of Object.entries(record)) children.push(valueNode(key, value));
+  return { name, children };
+}
+
+function valueNode(name: string, value: PublicValue): XmlNode {
+  if (Array.isArray(value)) {
+    return { name, children: value.map((item) => valueNode(isRecord(item) ? itemName(name) : 'id', item)) };
+  }
+  if (isRecord(value)) return recordNode(name, value);
+  return { name, text: value as XmlValue };
+}
+
+function isRecord(v: unknown): v is PublicRecord {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Element name for the members of a list-valued field (attachment → attachment's items). */
+function itemName(listName: string): string {
+  return listName.endsWith('s') ? listName.slice(0, -1) : listName;
+}
+
+export function errorNode(e: ItemError): XmlNode {
+  return { name: 'error', attrs: [['id', e.errorCode], ['ref', e.ref]], text: e.errorDesc };
+}
+
+function isItemError(v: unknown): v is ItemError {
+  return isRecord(v) && typeof v['errorCode'] === 'number' && 'errorDesc' in v;
+}
+
+/** A single record: JSON object, XML root with a child per field. */
+export function objectBody(root: string, record: PublicRecord): ApiBody {
+  return { json: record, xml: recordNode(root, record) };
+}
+
+/**
+ * A list: JSON array (optionally led by a summary record such as {num,total}); XML root carrying
+ * the summary as attributes, with each item as an element (inline errors as <error id ref>).
+ */
+export function listBody(
+  root: string,
+  item: string,
+  items: ReadonlyArray<PublicRecord | ItemError>,
+  summary?: Readonly<Record<string, number>>,
+): ApiBody {
+  const children = items.map((it) => (isItemError(it) ? errorNode(it) : recordNode(item, it as PublicRecord)));
+  const attrs = summary ? Object.entries(summary) : undefined;
+  return {
+    json: summary ? [summary, ...items] : items,
+    xml: attrs ? { name: root, attrs, children } : { name: root, children },
+  };
+}
+
+export function sendBody(request: FastifyRequest, reply: FastifyReply, body: ApiBody, format = formatOf(request)): FastifyReply {
+  if (format === 'xml') return reply.type('text/xml; charset=utf-8').send(renderXml(body.xml));
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(body.json));
+}

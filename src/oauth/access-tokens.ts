@@ -1,0 +1,71 @@
+import { unixSeconds, type Clock } from '../lib/clock.js';
+import { sha256Hex } from '../lib/crypto.js';
+import type { Store } from '../storage/store.js';
+import { grantedScopes } from './scopes.js';
+
+/** Who is calling: the result of a valid access token. */
+export interface AuthContext {
+  readonly userPk: number;
+  readonly clientPk: number;
+  readonly grantId: number;
+  readonly scopes: ReadonlySet<string>;
+  /** Unix seconds. */
+  readonly expiresAt: number;
+}
+
+interface Cached {
+  readonly auth: AuthContext;
+  /** Milliseconds: after this the database is asked again. */
+  readonly until: number;
+}
+
+/**
+ * Access-token verification. Tokens are stored only as SHA-256 hashes; a request's token is hashed
+ * and looked up. A short in-process cache (TOKEN_CACHE_SECONDS) spares the database on the hot
+ * path. It never extends a token's life (expiry is checked on every use), revocation in this
+ * process drops the grant's entries at once, and another instance's revocation is seen within
+ * the cache time at most (docs/decisions/0002-token-cache.md).
+ */
+export class AccessTokens {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly cacheSeconds: number,
+    private readonly maxEntries = 50_000,
+  ) {}
+
+  async verify(token: string): Promise<AuthContext | null> {
+    const hash = sha256Hex(token);
+    const nowMs = this.clock.now();
+    const hit = this.cache.get(hash);
+    if (hit && hit.until > nowMs) return hit.auth.expiresAt > Math.floor(nowMs / 1000) ? hit.auth : null;
+    if (hit) this.cache.delete(hash);
+
+    const row = await this.store.read.oauth.token(hash);
+    const now = unixSeconds(this.clock);
+    if (!row || row.kind !== 'access' || row.grantRevokedAt !== null || row.expiresAt <= now) return null;
+    const auth: AuthContext = {
+      userPk: row.userPk,
+      clientPk: row.clientPk,
+      grantId: row.grantId,
+      scopes: grantedScopes(row.scope.split(' ')),
+      expiresAt: row.expiresAt,
+    };
+    if (this.cacheSeconds > 0) {
+      if (this.cache.size >= this.maxEntries) {
+        // Map iteration is insertion order: drop the oldest entry.
+        const oldest = this.cache.keys().next().value;
+        if (oldest !== undefined) this.cache.delete(oldest);
+      }
+      this.cache.set(hash, { auth, until: nowMs + this.cacheSeconds * 1000 });
+    }
+    return auth;
+  }
+
+  /** Drops every cached token of a grant; called whenever a grant is revoked in this process. */
+  forgetGrant(grantId: number): void {
+    for (const [hash, entry] of this.cache) if (entry.auth.grantId === grantId) this.cache.delete(hash);
+  }
+}

@@ -1,0 +1,321 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Browser, hiddenInputs } from '../../test/browser.js';
+import { createAccount, createApp, PASSWORD, testContext, tokenRequest, type TestApp, type TestContext } from '../../test/harness.js';
+import type { Account } from '../storage/store.js';
+
+const PATH = '/3/account/authorize.php';
+
+function authorizeUrl(app: TestApp, extra: Record<string, string | undefined> = {}): string {
+  const params: Record<string, string | undefined> = { response_type: 'code', client_id: app.clientId, state: 'st4te', scope: 'basic tasks', ...extra };
+  const q = new URLSearchParams(Object.entries(params).filter((kv): kv is [string, string] => kv[1] !== undefined));
+  return `${PATH}?${q.toString()}`;
+}
+
+/** Walks sign-in; returns the browser, now holding a session. */
+async function signedIn(ctx: TestContext, app: TestApp, account: Account, browser = new Browser(ctx.app)): Promise<Browser> {
+  const page = await browser.get(authorizeUrl(app));
+  const res = await browser.post(PATH, { ...hiddenInputs(page.body), email: account.email, password: PASSWORD });
+  assert.equal(res.statusCode, 303, res.body);
+  return browser;
+}
+
+/** From a signed-in browser, submits the consent form with the given button. */
+async function decide(browser: Browser, app: TestApp, action: 'allow' | 'deny', extra: Record<string, string> = {}) {
+  const consent = await browser.get(authorizeUrl(app, extra));
+  assert.match(consent.body, /Allow/);
+  return browser.post(PATH, { ...hiddenInputs(consent.body), action });
+}
+
+describe('authorize page', () => {
+  let ctx: TestContext;
+  let app: TestApp;
+  let account: Account;
+
+  before(async () => {
+    ctx = await testContext();
+    app = await createApp(ctx, 'https://app.example.org/callback', 'Sync <b>Pro</b>');
+    account = await createAccount(ctx, { email: 'Ann@Example.org' });
+  });
+  after(() => ctx.close());
+
+  describe('requests that cannot be trusted are shown an error page and never redirected', () => {
+    const cases: Array<[string, () => string]> = [
+      ['no client_id', () => `${PATH}?response_type=code&state=x&scope=basic`],
+      ['an unknown client_id', () => `${PATH}?response_type=code&client_id=nobody&state=x&scope=basic&redirect_uri=https%3A%2F%2Fevil.example%2F`],
+      ['a redirect_uri other than the registered one', () => authorizeUrl(app, { redirect_uri: 'https://evil.example/cb' })],
+      ['a redirect_uri differing only by a trailing slash', () => authorizeUrl(app, { redirect_uri: 'https://app.example.org/callback/' })],
+    ];
+    for (const [name, url] of cases) {
+      it(name, async () => {
+        const res = await new Browser(ctx.app).get(url());
+        assert.equal(res.statusCode, 400);
+        assert.equal(res.headers['location'], undefined);
+        assert.match(res.headers['content-type'] as string, /^text\/html/);
+      });
+    }
+  });
+
+  describe('bad parameters of a known client go back to its registered address with an error', () => {
+    const cases: Array<[string, Record<string, string | undefined>, string, string | undefined]> = [
+      ['missing state', { state: undefined }, 'invalid_request', undefined],
+      ['empty state', { state: '' }, 'invalid_request', undefined],
+      ['over-long state', { state: 'x'.repeat(1001) }, 'invalid_request', undefined],
+      ['missing response_type', { response_type: undefined }, 'invalid_request', 'st4te'],
+      ['response_type=token', { response_type: 'token' }, 'unsupported_response_type', 'st4te'],
+      ['missing scope', { scope: undefined }, 'invalid_scope', 'st4te'],
+      ['blank scope', { scope: '  ' }, 'invalid_scope', 'st4te'],
+      ['malformed scope', { scope: 'basic "tasks"' }, 'invalid_scope', 'st4te'],
+    ];
+    for (const [name, extra, error, state] of cases) {
+      it(`${name} → error=${error}${state ? ' with the state' : ''}`, async () => {
+        const res = await new Browser(ctx.app).get(authorizeUrl(app, extra));
+        assert.equal(res.statusCode, 302);
+        const loc = new URL(res.headers['location'] as string);
+        assert.equal(`${loc.origin}${loc.pathname}`, 'https://app.example.org/callback');
+        assert.equal(loc.searchParams.get('error'), error);
+        assert.equal(loc.searchParams.get('state'), state ?? null);
+        assert.equal(loc.searchParams.get('code'), null);
+      });
+    }
+  });
+
+  it('the sign-in page is a real form with a CSRF token, served with protective headers', async () => {
+    const res = await new Browser(ctx.app).get(authorizeUrl(app));
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /<form method="post" action="\/3\/account\/authorize.php">/);
+    assert.match(res.body, /name="email"/);
+    assert.match(res.body, /name="password" type="password"/);
+    assert.ok(hiddenInputs(res.body)['_csrf'], 'csrf token');
+    assert.match(res.body, /Sync &#60;b&#62;Pro&#60;\/b&#62;/, 'app name escaped');
+    assert.equal(res.headers['cache-control'], 'no-store');
+    assert.equal(res.headers['referrer-policy'], 'no-referrer');
+    assert.equal(res.headers['x-frame-options'], 'DENY');
+    const csp = res.headers['content-security-policy'] as string;
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.match(csp, /default-src 'none'/);
+    assert.doesNotMatch(csp, /form-action/, 'form-action would block the redirect after consent in Chromium');
+    const csrfCookie = res.cookies.find((c) => c.name === 'tickler_csrf') as { httpOnly?: boolean; sameSite?: string } | undefined;
+    assert.ok(csrfCookie?.httpOnly);
+    assert.equal(csrfCookie?.sameSite, 'Lax');
+  });
+
+  describe('CSRF', () => {
+    it('a post without the token is refused with a page, not a redirect', async () => {
+      const b = new Browser(ctx.app);
+      const page = await b.get(authorizeUrl(app));
+      const { _csrf: _ignored, ...fields } = hiddenInputs(page.body);
+      const res = await b.post(PATH, { ...fields, email: account.email, password: PASSWORD });
+      assert.equal(res.statusCode, 403);
+      assert.equal(res.headers['location'], undefined);
+      assert.equal(res.cookies.find((c) => c.name === 'tickler_session'), undefined);
+    });
+
+    it('a token from another browser is refused', async () => {
+      const attacker = new Browser(ctx.app);
+      const token = hiddenInputs((await attacker.get(authorizeUrl(app))).body)['_csrf'];
+      const victim = new Browser(ctx.app);
+      const page = await victim.get(authorizeUrl(app));
+      const res = await victim.post(PATH, { ...hiddenInputs(page.body), _csrf: token, email: account.email, password: PASSWORD });
+      assert.equal(res.statusCode, 403);
+    });
+
+    it('a post with no CSRF cookie at all is refused', async () => {
+      const b = new Browser(ctx.app);
+      const fields = hiddenInputs((await b.get(authorizeUrl(app))).body);
+      b.cookies.clear();
+      assert.equal((await b.post(PATH, { ...fields, email: account.email, password: PASSWORD })).statusCode, 403);
+    });
+  });
+
+  it('a wrong password shows the form again with a message and no session', async () => {
+    const b = new Browser(ctx.app);
+    const page = await b.get(authorizeUrl(app));
+    const res = await b.post(PATH, { ...hiddenInputs(page.body), email: account.email, password: 'wrong password' });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /do not match an account/);
+    assert.ok(!b.cookies.has('tickler_session'));
+  });
+
+  it('signing in (e-mail in any case) sets an HttpOnly, SameSite=Lax session and returns to the consent page', async () => {
+    const b = new Browser(ctx.app);
+    const page = await b.get(authorizeUrl(app));
+    const res = await b.post(PATH, { ...hiddenInputs(page.body), email: ' ANN@example.ORG ', password: PASSWORD });
+    assert.equal(res.statusCode, 303);
+    const loc = res.headers['location'] as string;
+    assert.ok(loc.startsWith(`${PATH}?`), loc);
+    assert.equal(new URLSearchParams(loc.split('?')[1]).get('client_id'), app.clientId);
+    const session = res.cookies.find((c) => c.name === 'tickler_session') as { httpOnly?: boolean; sameSite?: string; path?: string; secure?: boolean };
+    assert.ok(session.httpOnly);
+    assert.equal(session.sameSite, 'Lax');
+    assert.equal(session.path, '/');
+    const consent = await b.get(loc);
+    assert.match(consent.body, /Allow Sync &#60;b&#62;Pro&#60;\/b&#62; to use your Tickler account\?/);
+    assert.match(consent.body, /Ann@Example.org/);
+    assert.match(consent.body, /See your account details/);
+    assert.match(consent.body, /See your tasks, goals, contexts, folders and locations/);
+    assert.match(consent.body, /value="allow"/);
+    assert.match(consent.body, /value="deny"/);
+  });
+
+  it('a session id planted before sign-in is never adopted (no session fixation)', async () => {
+    const planted = 'attacker-chosen-session-id';
+    const b = new Browser(ctx.app);
+    b.cookies.set('tickler_session', planted);
+    await signedIn(ctx, app, account, b);
+    const issued = b.cookies.get('tickler_session');
+    assert.ok(issued && issued !== planted);
+    const attacker = new Browser(ctx.app);
+    attacker.cookies.set('tickler_session', planted);
+    assert.match((await attacker.get(authorizeUrl(app))).body, /Sign in to continue/);
+  });
+
+  it('Allow redirects to the registered address with a single-use code and the state', async () => {
+    const b = await signedIn(ctx, app, account);
+    const res = await decide(b, app, 'allow', { state: 'a b&c=d/é' });
+    assert.equal(res.statusCode, 303);
+    const loc = new URL(res.headers['location'] as string);
+    assert.equal(`${loc.origin}${loc.pathname}`, 'https://app.example.org/callback');
+    assert.equal(loc.searchParams.get('state'), 'a b&c=d/é');
+    const code = loc.searchParams.get('code') as string;
+    assert.match(code, /^[0-9a-f]{40}$/);
+    const token = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code });
+    assert.equal((token.json() as { scope: string }).scope, 'basic tasks');
+  });
+
+  it('Deny redirects with error=access_denied and the state', async () => {
+    const b = await signedIn(ctx, app, account);
+    const res = await decide(b, app, 'deny');
+    assert.equal(res.statusCode, 303);
+    const loc = new URL(res.headers['location'] as string);
+    assert.equal(loc.searchParams.get('error'), 'access_denied');
+    assert.equal(loc.searchParams.get('state'), 'st4te');
+    assert.equal(loc.searchParams.get('code'), null);
+  });
+
+  it('Allow without a session shows the sign-in form and issues nothing', async () => {
+    const b = await signedIn(ctx, app, account);
+    const consent = await b.get(authorizeUrl(app));
+    b.cookies.delete('tickler_session');
+    const res = await b.post(PATH, { ...hiddenInputs(consent.body), action: 'allow' });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['location'], undefined);
+    assert.match(res.body, /session has ended/);
+  });
+
+  it('the hidden fields are checked again on post: a swapped redirect_uri gets an error page', async () => {
+    const b = await signedIn(ctx, app, account);
+    const consent = await b.get(authorizeUrl(app));
+    const res = await b.post(PATH, { ...hiddenInputs(consent.body), redirect_uri: 'https://evil.example/cb', action: 'allow' });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.headers['location'], undefined);
+  });
+
+  it('sessions end after SESSION_TTL_HOURS', async () => {
+    const b = await signedIn(ctx, app, account);
+    ctx.clock.advance(ctx.config.sessionTtlSeconds + 1);
+    assert.match((await b.get(authorizeUrl(app))).body, /Sign in to continue/);
+  });
+
+  it('"Sign in as someone else" ends the session', async () => {
+    const b = await signedIn(ctx, app, account);
+    const consent = await b.get(authorizeUrl(app));
+    const signoutForm = consent.body.slice(consent.body.lastIndexOf('<form'));
+    const old = b.cookies.get('tickler_session') as string;
+    const res = await b.post(PATH, hiddenInputs(signoutForm));
+    assert.match(res.body, /Sign in to continue/);
+    assert.ok(!b.cookies.has('tickler_session'));
+    const replay = new Browser(ctx.app);
+    replay.cookies.set('tickler_session', old);
+    assert.match((await replay.get(authorizeUrl(app))).body, /Sign in to continue/);
+  });
+
+  it('keeps a registered query string and supports custom schemes of native apps', async () => {
+    for (const uri of ['https://app.example.org/cb?tenant=7', 'com.example.tasks:/oauth2redirect']) {
+      const native = await createApp(ctx, uri);
+      const b = await signedIn(ctx, native, account);
+      const res = await decide(b, native, 'allow');
+      const loc = res.headers['location'] as string;
+      assert.ok(loc.startsWith(uri.includes('?') ? `${uri}&code=` : `${uri}?code=`), loc);
+      assert.match(loc, /&state=st4te$/);
+    }
+  });
+
+  it('names unknown scope words on the consent page as granting nothing', async () => {
+    const b = await signedIn(ctx, app, account);
+    const consent = await b.get(authorizeUrl(app, { scope: 'basic folders' }));
+    assert.match(consent.body, /folders.*grants nothing/);
+  });
+});
+
+describe('sign-in throttling', () => {
+  let ctx: TestContext;
+  let app: TestApp;
+  let account: Account;
+  before(async () => {
+    ctx = await testContext({ RATE_LIMIT_SIGNIN_PER_ACCOUNT: '3/15m', RATE_LIMIT_SIGNIN_PER_ADDRESS: '6/15m' });
+    app = await createApp(ctx);
+    account = await createAccount(ctx);
+  });
+  after(() => ctx.close());
+
+  async function attempt(b: Browser, email: string, password: string) {
+    const page = await b.get(authorizeUrl(app));
+    return b.post(PATH, { ...hiddenInputs(page.body), email, password });
+  }
+
+  it('stops guessing on an account, but not its owner on a browser that signed in before', async () => {
+    ctx.clock.set(Date.UTC(2026, 2, 1, 12, 0, 0));
+    const owner = await signedIn(ctx, app, account, new Browser(ctx.app, '192.0.2.10'));
+    owner.cookies.delete('tickler_session');
+    const attacker = new Browser(ctx.app, '198.51.100.66');
+    for (let i = 0; i < 3; i++) assert.equal((await attempt(attacker, account.email, `guess ${i}`)).statusCode, 200);
+    const blocked = await attempt(attacker, account.email, PASSWORD);
+    assert.equal(blocked.statusCode, 429, 'even the right password is not tried');
+    assert.match(blocked.body, /Too many failed sign-ins/);
+    assert.ok(Number(blocked.headers['retry-after']) > 0);
+    // A fresh browser of anyone else shares the attacker's count...
+    assert.equal((await attempt(new Browser(ctx.app, '203.0.113.5'), account.email, PASSWORD)).statusCode, 429);
+    // ...but the owner's known browser has its own.
+    assert.equal((await attempt(owner, account.email, PASSWORD)).statusCode, 303);
+    ctx.clock.advance(15 * 60);
+    assert.equal((await attempt(new Browser(ctx.app, '203.0.113.5'), account.email, PASSWORD)).statusCode, 303);
+  });
+
+  it('unknown addresses are throttled exactly like real ones (no account enumeration)', async () => {
+    ctx.clock.set(Date.UTC(2026, 2, 2, 12, 0, 0));
+    const b = new Browser(ctx.app, '198.51.100.77');
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await attempt(b, 'nobody@example.org', 'whatever1')).statusCode);
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+  });
+
+  it('one address spraying many accounts is stopped', async () => {
+    ctx.clock.set(Date.UTC(2026, 2, 3, 12, 0, 0));
+    const b = new Browser(ctx.app, '198.51.100.88');
+    const statuses = [];
+    for (let i = 0; i < 7; i++) statuses.push((await attempt(b, `victim${i}@example.org`, 'password1')).statusCode);
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429]);
+  });
+});
+
+describe('authorize page behind https', () => {
+  it('uses Secure cookies with the __Host- prefix', async () => {
+    const ctx = await testContext({ PUBLIC_URL: 'https://todo.example.org' });
+    try {
+      const app = await createApp(ctx);
+      const account = await createAccount(ctx);
+      const b = new Browser(ctx.app);
+      const page = await b.get(authorizeUrl(app));
+      const csrf = page.cookies.find((c) => c.name === '__Host-tickler_csrf') as { secure?: boolean } | undefined;
+      assert.ok(csrf?.secure);
+      const res = await b.post(PATH, { ...hiddenInputs(page.body), email: account.email, password: PASSWORD });
+      assert.equal(res.statusCode, 303);
+      const session = res.cookies.find((c) => c.name === '__Host-tickler_session') as { secure?: boolean; path?: string } | undefined;
+      assert.ok(session?.secure);
+      assert.equal(session?.path, '/');
+    } finally {
+      await ctx.close();
+    }
+  });
+});

@@ -1,0 +1,108 @@
+import { unixSeconds } from '../lib/clock.js';
+import { randomHex, sha256Hex } from '../lib/crypto.js';
+import type { Deps } from '../deps.js';
+import type { Client } from '../storage/store.js';
+import { parseScope } from './scopes.js';
+
+/** The query of an authorization request (spec 5, step 2). */
+export interface AuthorizeParams {
+  readonly responseType: string | undefined;
+  readonly clientId: string | undefined;
+  readonly state: string | undefined;
+  readonly scope: string | undefined;
+  readonly redirectUri: string | undefined;
+}
+
+export interface ValidAuthorizeRequest {
+  readonly client: Client;
+  readonly state: string;
+  /** The scope string as requested: it is echoed by the token endpoint. */
+  readonly scope: string;
+  readonly scopeWords: readonly string[];
+}
+
+export type AuthorizeCheck =
+  /** The client or its redirect address cannot be trusted: show a page, never redirect. */
+  | { readonly kind: 'page'; readonly message: string }
+  /** The client is known and the redirect is its own: send the error back to it. */
+  | { readonly kind: 'redirect'; readonly location: string }
+  | { readonly kind: 'ok'; readonly request: ValidAuthorizeRequest };
+
+export const MAX_STATE_LENGTH = 1000;
+
+/**
+ * Checks an authorization request in the order RFC 6749 4.1.2.1 requires: problems with the
+ * client or the redirect address are shown to the user and never redirected (an attacker could
+ * otherwise bounce users through this server to any address); the rest go back to the app's own
+ * registered address with an `error` code and the state.
+ */
+export async function checkAuthorizeRequest(deps: Deps, p: AuthorizeParams): Promise<AuthorizeCheck> {
+  if (!p.clientId) return { kind: 'page', message: 'The link that brought you here has no client_id.' };
+  const client = await deps.store.read.clients.byClientId(p.clientId);
+  if (!client) return { kind: 'page', message: 'The application that sent you here is not registered on this server.' };
+  if (p.redirectUri !== undefined && p.redirectUri !== client.redirectUri) {
+    return { kind: 'page', message: 'The redirect address in the link is not the one registered for this application.' };
+  }
+  const back = (error: string, description: string, state?: string): AuthorizeCheck => ({
+    kind: 'redirect',
+    location: withQuery(client.redirectUri, [
+      ['error', error],
+      ['error_description', description],
+      ['state', state],
+    ]),
+  });
+  // A state that is missing or unusable cannot be echoed; the error still goes back to the app.
+  if (p.state === undefined || p.state === '') return back('invalid_request', 'state is required');
+  // eslint-disable-next-line no-control-regex
+  if (p.state.length > MAX_STATE_LENGTH || /[\x00-\x1f\x7f]/.test(p.state)) {
+    return back('invalid_request', `state must be 1 to ${MAX_STATE_LENGTH} printable characters`);
+  }
+  if (p.responseType === undefined || p.responseType === '') return back('invalid_request', 'response_type is required', p.state);
+  if (p.responseType !== 'code') return back('unsupported_response_type', 'response_type must be code', p.state);
+  const scopeWords = parseScope(p.scope);
+  if (!scopeWords) return back('invalid_scope', 'scope is required: space-separated words such as basic tasks write', p.state);
+  return { kind: 'ok', request: { client, state: p.state, scope: scopeWords.join(' '), scopeWords } };
+}
+
+/** Appends query parameters to a registered address, keeping whatever query it already has. */
+export function withQuery(base: string, params: ReadonlyArray<readonly [string, string | undefined]>): string {
+  const q = params
+    .filter((kv): kv is readonly [string, string] => kv[1] !== undefined)
+    .map(([k, v]) => `${encodeURIComponent(wellFormed(k))}=${encodeURIComponent(wellFormed(v))}`)
+    .join('&');
+  if (q === '') return base;
+  return base + (base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?') + q;
+}
+
+/** Lone surrogates cannot be percent-encoded; they become U+FFFD instead of an exception. */
+function wellFormed(s: string): string {
+  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+/** The user allowed the request: a single-use code bound to the app and the user. */
+export async function approve(deps: Deps, req: ValidAuthorizeRequest, userPk: number): Promise<string> {
+  // 40 lowercase hex characters like the hosted service's codes ("alphanumeric", spec 5.3).
+  const code = randomHex(20);
+  const now = unixSeconds(deps.clock);
+  await deps.store.transaction((tx) =>
+    tx.oauth.createCode({
+      codeHash: sha256Hex(code),
+      clientPk: req.client.pk,
+      userPk,
+      scope: req.scope,
+      expiresAt: now + deps.config.authCodeTtlSeconds,
+    }),
+  );
+  return withQuery(req.client.redirectUri, [
+    ['code', code],
+    ['state', req.state],
+  ]);
+}
+
+export function deny(req: ValidAuthorizeRequest): string {
+  return withQuery(req.client.redirectUri, [
+    ['error', 'access_denied'],
+    ['error_description', 'the user denied access'],
+    ['state', req.state],
+  ]);
+}

@@ -1,0 +1,56 @@
+/**
+ * OAuth scopes (spec part 5; enforcement documented in docs/scopes.md).
+ * Clients request words the hosted service never documented (`folders`), and a popular OAuth
+ * library fails when the returned scope differs from the requested one, so unknown words are
+ * accepted, echoed back, and grant nothing.
+ */
+export const KNOWN_SCOPES = ['basic', 'tasks', 'notes', 'outlines', 'lists', 'share', 'write'] as const;
+export type KnownScope = (typeof KNOWN_SCOPES)[number];
+
+/** What an endpoint needs: `write` means tasks and write together. */
+export type RequiredScope = 'basic' | 'tasks' | 'write';
+
+/** RFC 6749 3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), separated by spaces. */
+const TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+export const MAX_SCOPE_LENGTH = 1000;
+
+/** Splits a scope string into its words; undefined when empty or malformed. */
+export function parseScope(raw: string | undefined): string[] | undefined {
+  if (raw === undefined || raw.length > MAX_SCOPE_LENGTH) return undefined;
+  const words = raw.split(/[ \t]+/).filter(Boolean);
+  if (words.length === 0 || !words.every((w) => TOKEN.test(w))) return undefined;
+  return words;
+}
+
+/** The scope words that carry meaning on this server. */
+export function grantedScopes(words: readonly string[]): ReadonlySet<KnownScope> {
+  return new Set(words.filter((w): w is KnownScope => (KNOWN_SCOPES as readonly string[]).includes(w)));
+}
+
+/** The first scope word missing for `need`, or undefined when the grant covers it. */
+export function missingScope(granted: ReadonlySet<string>, need: RequiredScope): KnownScope | undefined {
+  if (need === 'basic') return granted.has('basic') ? undefined : 'basic';
+  if (!granted.has('tasks')) return 'tasks';
+  if (need === 'write' && !granted.has('write')) return 'write';
+  return undefined;
+}
+
+/** Plain-words description of each scope for the consent page. */
+export function describeScope(word: string): { text: string; known: boolean } {
+  switch (word) {
+    case 'basic':
+      return { text: 'See your account details: name, e-mail address and settings', known: true };
+    case 'tasks':
+      return { text: 'See your tasks, goals, contexts, folders and locations', known: true };
+    case 'write':
+      return { text: 'Add, change and delete them', known: true };
+    case 'notes':
+    case 'outlines':
+    case 'lists':
+      return { text: `See your ${word} (this server has none yet, so this grants nothing)`, known: true };
+    case 'share':
+      return { text: 'See who you share with (this server has no sharing yet, so this grants nothing)', known: true };
+    default:
+      return { text: `“${word}”: not a permission this server knows; it grants nothing`, known: false };
+  }
+}

@@ -1,0 +1,375 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { XMLParser } from 'fast-xml-parser';
+import {
+  api,
+  authorize,
+  createAccount,
+  createApp,
+  issueCode,
+  testContext,
+  tokenRequest,
+  type TestApp,
+  type TestContext,
+  type TokenPair,
+} from '../../test/harness.js';
+import { sha256Hex } from '../lib/crypto.js';
+import type { Account } from '../storage/store.js';
+
+const errorCode = (res: { json(): unknown }): number => (res.json() as { errorCode: number }).errorCode;
+
+describe('token endpoint', () => {
+  let ctx: TestContext;
+  let account: Account;
+  let app: TestApp;
+
+  before(async () => {
+    ctx = await testContext();
+    account = await createAccount(ctx);
+    app = await createApp(ctx);
+  });
+  after(() => ctx.close());
+
+  describe('authorization_code grant', () => {
+    it('exchanges a code (HTTP Basic) for the documented token response', async () => {
+      const code = await issueCode(ctx, account, app, 'basic tasks');
+      const res = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, vers: '1.2.3', os: '14', device: 'Pixel', udid: 'abc' });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['cache-control'], 'no-store');
+      assert.equal(res.headers['pragma'], 'no-cache');
+      const body = res.json() as TokenPair;
+      assert.deepEqual(Object.keys(body), ['access_token', 'expires_in', 'token_type', 'scope', 'refresh_token']);
+      assert.equal(body.expires_in, 7200);
+      assert.equal(body.token_type, 'Bearer');
+      assert.equal(body.scope, 'basic tasks');
+      assert.match(body.access_token, /^[0-9a-f]{40}$/);
+      assert.match(body.refresh_token, /^[0-9a-f]{40}$/);
+      assert.notEqual(body.access_token, body.refresh_token);
+      // Stored only as hashes; client statistics recorded.
+      const row = await ctx.deps.store.read.oauth.token(sha256Hex(body.access_token));
+      assert.ok(row);
+      const grant = await ctx.deps.store.read.oauth.grant(row.grantId);
+      assert.deepEqual([grant?.vers, grant?.os, grant?.device, grant?.udid], ['1.2.3', '14', 'Pixel', 'abc']);
+      assert.equal((await api(ctx, body.access_token, '/3/account/get.php')).statusCode, 200);
+    });
+
+    it('accepts client_id and client_secret in the form instead of Basic', async () => {
+      const code = await issueCode(ctx, account, app);
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/3/account/token.php',
+        payload: { grant_type: 'authorization_code', code, client_id: app.clientId, client_secret: app.clientSecret },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.ok((res.json() as TokenPair).access_token);
+    });
+
+    it('accepts the same credentials in both places, refuses two different ones', async () => {
+      const code = await issueCode(ctx, account, app);
+      const other = await createApp(ctx);
+      const both = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, client_id: other.clientId, client_secret: other.clientSecret });
+      assert.equal(errorCode(both), 102);
+      const same = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, client_id: app.clientId, client_secret: app.clientSecret });
+      assert.equal(same.statusCode, 200, same.body);
+    });
+
+    it('accepts a multipart body and parameters in the query string of a POST', async () => {
+      const code = await issueCode(ctx, account, app);
+      const boundary = 'b0undary';
+      const payload = [['grant_type', 'authorization_code'], ['code', code], ['f', 'xml']]
+        .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+        .join('') + `--${boundary}--\r\n`;
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/3/account/token.php',
+        headers: { authorization: app.basic, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
+      assert.equal(res.statusCode, 200);
+      assert.match(res.body, /^<\?xml version="1.0" encoding="UTF-8"\?><response><access_token>[0-9a-f]{40}<\/access_token><expires_in>7200<\/expires_in><token_type>Bearer<\/token_type><scope>basic tasks write<\/scope><refresh_token>[0-9a-f]{40}<\/refresh_token><\/response>$/);
+
+      const code2 = await issueCode(ctx, account, app);
+      const q = await ctx.app.inject({
+        method: 'POST',
+        url: `/3/account/token.php?grant_type=authorization_code&code=${code2}`,
+        headers: { authorization: app.basic, 'content-type': 'application/json' },
+        payload: '',
+      });
+      assert.equal(q.statusCode, 200, q.body);
+    });
+
+    it('echoes the requested scope string, unknown words included', async () => {
+      const t = await authorize(ctx, account, app, 'basic tasks folders write');
+      assert.equal(t.scope, 'basic tasks folders write');
+    });
+
+    it('fails with 102 (HTTP 200) on a wrong secret or an unknown client, without spending the code', async () => {
+      const code = await issueCode(ctx, account, app);
+      const wrong = { ...app, basic: `Basic ${Buffer.from(`${app.clientId}:${'0'.repeat(40)}`).toString('base64')}` };
+      const res = await tokenRequest(ctx, wrong, { grant_type: 'authorization_code', code });
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(res.json(), { errorCode: 102, errorDesc: 'Error requesting a token: invalid client credentials' });
+      const unknown = { ...app, basic: `Basic ${Buffer.from(`nobody:${app.clientSecret}`).toString('base64')}` };
+      assert.equal(errorCode(await tokenRequest(ctx, unknown, { grant_type: 'authorization_code', code })), 102);
+      const none = await ctx.app.inject({ method: 'POST', url: '/3/account/token.php', payload: { grant_type: 'authorization_code', code } });
+      assert.equal(errorCode(none), 102);
+      assert.equal((await tokenRequest(ctx, app, { grant_type: 'authorization_code', code })).statusCode, 200);
+    });
+
+    it('a replayed code fails with 102 and revokes the tokens issued from it', async () => {
+      const code = await issueCode(ctx, account, app);
+      const first = (await tokenRequest(ctx, app, { grant_type: 'authorization_code', code })).json() as TokenPair;
+      assert.equal((await api(ctx, first.access_token, '/3/account/get.php')).statusCode, 200);
+      const replay = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code });
+      assert.equal(errorCode(replay), 102);
+      assert.match((replay.json() as { errorDesc: string }).errorDesc, /already used/);
+      assert.equal((await api(ctx, first.access_token, '/3/account/get.php')).statusCode, 401, 'access token revoked at once');
+      const refresh = await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: first.refresh_token });
+      assert.equal(errorCode(refresh), 102, 'refresh token revoked');
+    });
+
+    it("a code of another app fails with 102 and stays usable by its own app", async () => {
+      const other = await createApp(ctx);
+      const code = await issueCode(ctx, account, app);
+      assert.equal(errorCode(await tokenRequest(ctx, other, { grant_type: 'authorization_code', code })), 102);
+      assert.equal((await tokenRequest(ctx, app, { grant_type: 'authorization_code', code })).statusCode, 200);
+    });
+
+    it('a code expires after AUTH_CODE_TTL_SECONDS (600 by default)', async () => {
+      const code = await issueCode(ctx, account, app);
+      ctx.clock.advance(600);
+      const res = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code });
+      assert.equal(errorCode(res), 102);
+      assert.match((res.json() as { errorDesc: string }).errorDesc, /expired/);
+    });
+
+    it('a redirect_uri, if sent, must be the registered one', async () => {
+      const code = await issueCode(ctx, account, app);
+      assert.equal(errorCode(await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: 'https://evil.example/cb' })), 102);
+      const ok = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: app.client.redirectUri });
+      assert.equal(ok.statusCode, 200, ok.body);
+    });
+
+    it('missing or unknown grant_type, missing code: 102', async () => {
+      const forms: Array<Record<string, string>> = [
+        { code: 'x' },
+        { grant_type: 'password', username: 'a', password: 'b' },
+        { grant_type: 'authorization_code' },
+        { grant_type: 'authorization_code', code: 'nope' },
+      ];
+      for (const form of forms) {
+        assert.equal(errorCode(await tokenRequest(ctx, app, form)), 102, JSON.stringify(form));
+      }
+    });
+
+    it('answers errors in XML when asked', async () => {
+      const res = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code: 'nope', f: 'xml' });
+      assert.equal(res.body, '<?xml version="1.0" encoding="UTF-8"?><error id="102">Error requesting a token: invalid authorization code</error>');
+    });
+
+    it('GET is refused: codes and secrets must not travel in URLs', async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/3/account/token.php?grant_type=authorization_code&code=x' });
+      assert.equal(res.statusCode, 405);
+      assert.equal(res.headers['allow'], 'POST');
+    });
+
+    it('a malformed body is error 102', async () => {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/3/account/token.php',
+        headers: { authorization: app.basic, 'content-type': 'application/json' },
+        payload: '{nope',
+      });
+      assert.equal(res.statusCode, 200);
+      assert.equal(errorCode(res), 102);
+    });
+  });
+
+  describe('refresh_token grant', () => {
+    let tokens: TokenPair;
+    beforeEach(async () => {
+      tokens = await authorize(ctx, account, app, 'basic tasks');
+    });
+
+    it('rotates: new access and refresh tokens, the old refresh token is spent', async () => {
+      const res = await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, vers: '2' });
+      assert.equal(res.statusCode, 200);
+      const next = res.json() as TokenPair;
+      assert.notEqual(next.access_token, tokens.access_token);
+      assert.notEqual(next.refresh_token, tokens.refresh_token);
+      assert.equal(next.scope, 'basic tasks');
+      assert.equal(next.expires_in, 7200);
+      assert.equal((await api(ctx, next.access_token, '/3/account/get.php')).statusCode, 200);
+      // The previous access token stays valid until it expires (it was not stolen; only rotated).
+      assert.equal((await api(ctx, tokens.access_token, '/3/account/get.php')).statusCode, 200);
+    });
+
+    it('a replayed refresh token fails with 102 and revokes the whole family', async () => {
+      const next = (await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).json() as TokenPair;
+      const replay = await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+      assert.equal(errorCode(replay), 102);
+      assert.match((replay.json() as { errorDesc: string }).errorDesc, /already used/);
+      assert.equal((await api(ctx, next.access_token, '/3/account/get.php')).statusCode, 401);
+      assert.equal((await api(ctx, tokens.access_token, '/3/account/get.php')).statusCode, 401);
+      assert.equal(errorCode(await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: next.refresh_token })), 102);
+    });
+
+    it('expires after 30 days unused, not before', async () => {
+      ctx.clock.advance(30 * 86400 - 1);
+      const ok = await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+      assert.equal(ok.statusCode, 200);
+      const next = ok.json() as TokenPair;
+      ctx.clock.advance(30 * 86400);
+      const res = await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: next.refresh_token });
+      assert.equal(errorCode(res), 102);
+      assert.match((res.json() as { errorDesc: string }).errorDesc, /expired/);
+    });
+
+    it('belongs to its app: another app cannot use it', async () => {
+      const other = await createApp(ctx);
+      assert.equal(errorCode(await tokenRequest(ctx, other, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })), 102);
+      assert.equal((await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).statusCode, 200);
+    });
+
+    it('may narrow the scope, never widen it', async () => {
+      const wide = await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, scope: 'basic tasks write' });
+      assert.equal(errorCode(wide), 102);
+      const narrow = await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, scope: 'basic' });
+      assert.equal(narrow.statusCode, 200);
+      assert.equal((narrow.json() as TokenPair).scope, 'basic');
+    });
+
+    it('an access token is not a refresh token', async () => {
+      assert.equal(errorCode(await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.access_token })), 102);
+    });
+  });
+});
+
+describe('refresh token absolute lifetime', () => {
+  it('no family outlives REFRESH_TOKEN_MAX_AGE_DAYS, however often it is refreshed', async () => {
+    const ctx = await testContext({ REFRESH_TOKEN_MAX_AGE_DAYS: '2' });
+    try {
+      const app = await createApp(ctx);
+      let t = await authorize(ctx, await createAccount(ctx), app, 'basic');
+      for (let i = 0; i < 3; i++) {
+        ctx.clock.advance(12 * 3600);
+        const res = await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: t.refresh_token });
+        assert.equal(res.statusCode, 200, res.body);
+        t = res.json() as TokenPair;
+      }
+      // 36 hours in: the last access token is cut to the family's end, not a full 2 hours later.
+      ctx.clock.advance(11 * 3600);
+      const late = (await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: t.refresh_token })).json() as TokenPair;
+      assert.equal(late.expires_in, 3600);
+      ctx.clock.advance(3600);
+      assert.equal((await api(ctx, late.access_token, '/3/account/get.php')).statusCode, 401);
+      const res = await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: late.refresh_token });
+      assert.equal(errorCode(res), 102);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe('transport security (error 101)', () => {
+  let ctx: TestContext;
+  let trusted: TestContext;
+  before(async () => {
+    ctx = await testContext();
+    trusted = await testContext({ TRUST_PROXY: '10.0.0.1' });
+  });
+  after(async () => {
+    await ctx.close();
+    await trusted.close();
+  });
+
+  const exchange = (c: TestContext, app: TestApp, code: string, remoteAddress: string, headers: Record<string, string> = {}) =>
+    c.app.inject({
+      method: 'POST',
+      url: '/3/account/token.php',
+      remoteAddress,
+      headers: { authorization: app.basic, ...headers },
+      payload: { grant_type: 'authorization_code', code },
+    });
+
+  it('plain HTTP from another machine is refused with 101; loopback is allowed', async () => {
+    const app = await createApp(ctx);
+    const account = await createAccount(ctx);
+    const code = await issueCode(ctx, account, app);
+    const res = await exchange(ctx, app, code, '203.0.113.9');
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { errorCode: 101, errorDesc: 'SSL connection is required' });
+    // A client cannot talk its way in with a header when no proxy is trusted.
+    assert.equal(errorCode(await exchange(ctx, app, code, '203.0.113.9', { 'x-forwarded-proto': 'https' })), 101);
+    assert.equal((await exchange(ctx, app, code, '::1')).statusCode, 200);
+  });
+
+  it('behind a trusted proxy, X-Forwarded-Proto decides', async () => {
+    const app = await createApp(trusted);
+    const account = await createAccount(trusted);
+    const fwd = { 'x-forwarded-for': '198.51.100.7' };
+    const code = await issueCode(trusted, account, app);
+    assert.equal(errorCode(await exchange(trusted, app, code, '10.0.0.1', { ...fwd, 'x-forwarded-proto': 'http' })), 101);
+    const ok = await exchange(trusted, app, code, '10.0.0.1', { ...fwd, 'x-forwarded-proto': 'https' });
+    assert.equal(ok.statusCode, 200, ok.body);
+    // The same headers from an untrusted address count for nothing.
+    const code2 = await issueCode(trusted, account, app);
+    assert.equal(errorCode(await exchange(trusted, app, code2, '10.0.0.2', { ...fwd, 'x-forwarded-proto': 'https' })), 101);
+  });
+});
+
+describe('token rate limits (error 103)', () => {
+  it('per client id: 103 with HTTP 429 and Retry-After, bad secrets included', async () => {
+    const ctx = await testContext({ RATE_LIMIT_TOKEN_PER_CLIENT: '3/1h' });
+    try {
+      const app = await createApp(ctx);
+      const bad = { ...app, basic: `Basic ${Buffer.from(`${app.clientId}:wrong`).toString('base64')}` };
+      for (let i = 0; i < 3; i++) assert.equal(errorCode(await tokenRequest(ctx, bad, { grant_type: 'authorization_code', code: 'x' })), 102);
+      const res = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code: 'x', f: 'xml' });
+      assert.equal(res.statusCode, 429);
+      assert.match(res.body, /<error id="103">/);
+      assert.ok(Number(res.headers['retry-after']) > 0);
+      // Another app is not affected.
+      const other = await createApp(ctx);
+      assert.equal(errorCode(await tokenRequest(ctx, other, { grant_type: 'authorization_code', code: 'x' })), 102);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('per user: checked before the code is spent', async () => {
+    const ctx = await testContext({ RATE_LIMIT_TOKEN_PER_USER: '2/1h' });
+    try {
+      const app = await createApp(ctx);
+      const account = await createAccount(ctx);
+      await authorize(ctx, account, app);
+      await authorize(ctx, account, app);
+      const code = await issueCode(ctx, account, app);
+      const res = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code });
+      assert.equal(res.statusCode, 429);
+      assert.equal(errorCode(res), 103);
+      ctx.clock.advance(3600);
+      assert.equal((await tokenRequest(ctx, app, { grant_type: 'authorization_code', code })).statusCode, 200, 'the code was not spent');
+      // Another user of the same app is not affected.
+      assert.ok((await authorize(ctx, await createAccount(ctx), app)).access_token);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe('XML token response', () => {
+  it('has root <response> with one child per field', async () => {
+    const ctx = await testContext();
+    try {
+      const app = await createApp(ctx);
+      const code = await issueCode(ctx, await createAccount(ctx), app, 'basic');
+      const res = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, f: 'xml' });
+      const parsed = new XMLParser({ parseTagValue: false }).parse(res.body) as { response: Record<string, string> };
+      assert.deepEqual(Object.keys(parsed.response), ['access_token', 'expires_in', 'token_type', 'scope', 'refresh_token']);
+      assert.equal(parsed.response['expires_in'], '7200');
+    } finally {
+      await ctx.close();
+    }
+  });
+});

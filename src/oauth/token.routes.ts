@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { methodNotAllowed, OTHER_METHODS } from '../http/api-route.js';
+import { paramsOf, type Params } from '../http/params.js';
+import { objectBody, sendBody } from '../http/reply.js';
+import type { ClientInfo } from '../storage/store.js';
+import { authenticateClient } from './clients.service.js';
+import { grantTokens } from './token.service.js';
+
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
+
+/**
+ * Spec 5.8: the token endpoint needs SSL (error 101). Plain HTTP is accepted only from the
+ * loopback address (a client on the same machine, or a local proxy) or when a trusted proxy says
+ * the client used https. With TRUST_PROXY set, request.protocol and request.ip are the proxy's
+ * X-Forwarded-Proto and X-Forwarded-For; without it they are the socket's own.
+ */
+function isSecureEnough(request: FastifyRequest): boolean {
+  return request.protocol === 'https' || LOOPBACK.test(request.ip);
+}
+
+/** RFC 6749 2.3.1: Basic credentials are form-encoded before base64. */
+function formDecode(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
+}
+
+function basicCredentials(request: FastifyRequest): { id: string; secret: string } | undefined {
+  const m = /^Basic +([A-Za-z0-9+/=_-]+) *$/i.exec(request.headers.authorization ?? '');
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1] as string, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
+}
+
+/** Client credentials from HTTP Basic or from the form (a widely used library does the latter). */
+function clientCredentials(request: FastifyRequest, p: Params): { id: string | undefined; secret: string | undefined } {
+  const basic = basicCredentials(request);
+  const form = { id: p.text('client_id'), secret: p.get('client_secret') };
+  if (basic && ((form.id !== undefined && form.id !== basic.id) || (form.secret !== undefined && form.secret !== basic.secret))) {
+    throw new ApiError(102, { desc: 'Error requesting a token: two different sets of client credentials were sent' });
+  }
+  return basic ?? form;
+}
+
+/** `vers`, `os`, `device`, `udid`: for the developer's statistics only; kept short. */
+function clientInfo(p: Params): ClientInfo {
+  const field = (name: string): string | null => p.text(name)?.slice(0, 255) ?? null;
+  return { vers: field('vers'), os: field('os'), device: field('device'), udid: field('udid') };
+}
+
+export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
+  app.route({
+    method: 'POST',
+    url: '/3/account/token.php',
+    config: { kind: 'token', malformedCode: 102 },
+    handler: async function tokenEndpoint(request, reply) {
+      if (!isSecureEnough(request)) throw new ApiError(101);
+      const p = paramsOf(request);
+      const creds = clientCredentials(request, p);
+      const limitKey = `token:client:${creds.id ?? `address:${request.ip}`}`;
+      const d = await deps.limiter.hit(limitKey, deps.config.rateLimits.tokenPerClient, deps.clock.now());
+      if (!d.allowed) throw new ApiError(103, { retryAfter: d.retryAfterSeconds });
+      const client = creds.id && creds.secret !== undefined ? await authenticateClient(deps.store, creds.id, creds.secret) : null;
+      if (!client) throw new ApiError(102, { desc: 'Error requesting a token: invalid client credentials' });
+      const issued = await grantTokens(deps, client, {
+        grantType: p.text('grant_type'),
+        code: p.text('code'),
+        refreshToken: p.text('refresh_token'),
+        redirectUri: p.text('redirect_uri'),
+        scope: p.get('scope'),
+        info: clientInfo(p),
+      });
+      reply.header('pragma', 'no-cache');
+      return sendBody(
+        request,
+        reply,
+        objectBody('response', {
+          access_token: issued.accessToken,
+          expires_in: issued.expiresIn,
+          token_type: 'Bearer',
+          scope: issued.scope,
+          refresh_token: issued.refreshToken,
+        }),
+      );
+    },
+  });
+  // RFC 6749 3.2: token requests must be POST, so codes and secrets never sit in a URL.
+  app.route({ method: ['GET', ...OTHER_METHODS], url: '/3/account/token.php', config: { kind: 'token' }, handler: methodNotAllowed('POST') });
+}

@@ -1,0 +1,139 @@
+import { ApiError } from '../errors.js';
+import { unixSeconds } from '../lib/clock.js';
+import { randomHex, sha256Hex } from '../lib/crypto.js';
+import type { Client, ClientInfo, Grant, Repos } from '../storage/store.js';
+import type { Deps } from '../deps.js';
+import { parseScope } from './scopes.js';
+
+/** Spec 2.6 and 5: access tokens live two hours. */
+export const ACCESS_TOKEN_SECONDS = 7200;
+/** Spec 3 and 5: a refresh token expires after 30 days without use (each one is used once). */
+export const REFRESH_IDLE_SECONDS = 30 * 86400;
+
+export interface TokenRequest {
+  readonly grantType: string | undefined;
+  readonly code: string | undefined;
+  readonly refreshToken: string | undefined;
+  readonly redirectUri: string | undefined;
+  readonly scope: string | undefined;
+  readonly info: ClientInfo;
+}
+
+export interface IssuedTokens {
+  readonly accessToken: string;
+  readonly expiresIn: number;
+  readonly scope: string;
+  readonly refreshToken: string;
+}
+
+type Outcome = { ok: IssuedTokens } | { fail: string; revokedGrant?: number };
+
+const fail = (why: string): Outcome => ({ fail: why });
+
+/**
+ * The token endpoint's grants. Every failure is error 102 (spec 5.6); the description says why.
+ * Replays revoke: a spent code or a spent refresh token presented again means one of the two
+ * parties holding it is not the real client, so the whole token family is revoked (RFC 6749
+ * 4.1.2 and 10.4, RFC 9700 4.14). The revocation commits even though the request fails.
+ */
+export async function grantTokens(deps: Deps, client: Client, req: TokenRequest): Promise<IssuedTokens> {
+  const userPk = await requestingUser(deps, req);
+  if (userPk !== undefined) {
+    const d = await deps.limiter.hit(`token:user:${userPk}`, deps.config.rateLimits.tokenPerUser, deps.clock.now());
+    if (!d.allowed) throw new ApiError(103, { retryAfter: d.retryAfterSeconds });
+  }
+  const outcome = await deps.store.transaction((tx) => {
+    switch (req.grantType) {
+      case 'authorization_code':
+        return exchangeCode(deps, tx, client, req);
+      case 'refresh_token':
+        return rotateRefresh(deps, tx, client, req);
+      default:
+        return Promise.resolve(
+          fail(req.grantType ? `unsupported grant_type "${req.grantType}"` : 'grant_type is required'),
+        );
+    }
+  });
+  if ('fail' in outcome) {
+    if (outcome.revokedGrant !== undefined) deps.accessTokens.forgetGrant(outcome.revokedGrant);
+    throw new ApiError(102, { desc: `Error requesting a token: ${outcome.fail}` });
+  }
+  return outcome.ok;
+}
+
+/** The account a token request is about, read without locking, for the per-user rate limit. */
+async function requestingUser(deps: Deps, req: TokenRequest): Promise<number | undefined> {
+  if (req.grantType === 'authorization_code' && req.code) return (await deps.store.read.oauth.code(sha256Hex(req.code)))?.userPk;
+  if (req.grantType === 'refresh_token' && req.refreshToken) {
+    return (await deps.store.read.oauth.token(sha256Hex(req.refreshToken)))?.userPk;
+  }
+  return undefined;
+}
+
+async function exchangeCode(deps: Deps, tx: Repos, client: Client, req: TokenRequest): Promise<Outcome> {
+  if (!req.code) return fail('code is required');
+  const now = unixSeconds(deps.clock);
+  const code = await tx.oauth.code(sha256Hex(req.code));
+  // A code of another app fails without being spent: it still belongs to its own app.
+  if (!code || code.clientPk !== client.pk) return fail('invalid authorization code');
+  if (code.usedAt !== null) {
+    if (code.grantId !== null && (await tx.oauth.revokeGrant(code.grantId, now, 'code replayed'))) {
+      return { fail: 'authorization code was already used; the tokens issued from it are revoked', revokedGrant: code.grantId };
+    }
+    return fail('authorization code was already used');
+  }
+  if (code.expiresAt <= now) return fail('authorization code has expired');
+  if (req.redirectUri !== undefined && req.redirectUri !== client.redirectUri) return fail('redirect_uri does not match');
+  const grant = await tx.oauth.createGrant({
+    userPk: code.userPk,
+    clientPk: client.pk,
+    scope: code.scope,
+    createdAt: now,
+    expiresAt: now + deps.config.refreshTokenMaxAgeSeconds,
+    ...req.info,
+  });
+  await tx.oauth.markCodeUsed(code.codeHash, now, grant.id);
+  return { ok: await issue(tx, grant, grant.scope, now) };
+}
+
+async function rotateRefresh(deps: Deps, tx: Repos, client: Client, req: TokenRequest): Promise<Outcome> {
+  if (!req.refreshToken) return fail('refresh_token is required');
+  const now = unixSeconds(deps.clock);
+  const old = await tx.oauth.token(sha256Hex(req.refreshToken));
+  if (!old || old.kind !== 'refresh' || old.clientPk !== client.pk) return fail('invalid refresh token');
+  if (old.grantRevokedAt !== null) return fail('refresh token has been revoked');
+  if (old.usedAt !== null) {
+    await tx.oauth.revokeGrant(old.grantId, now, 'refresh token replayed');
+    return { fail: 'refresh token was already used; this authorization is revoked', revokedGrant: old.grantId };
+  }
+  if (old.expiresAt <= now || old.grantExpiresAt <= now) return fail('refresh token has expired');
+  let scope = old.scope;
+  if (req.scope !== undefined && req.scope.trim() !== '') {
+    // RFC 6749 6: a refresh may narrow the scope, never widen it.
+    const asked = parseScope(req.scope);
+    const had = new Set(old.scope.split(' '));
+    if (!asked || !asked.every((w) => had.has(w))) return fail('scope exceeds the original authorization');
+    scope = req.scope.trim();
+  }
+  const grant = await tx.oauth.grant(old.grantId);
+  if (!grant) return fail('invalid refresh token');
+  await tx.oauth.markTokenUsed(old.hash, now);
+  await tx.oauth.recordClientInfo(grant.id, req.info, now);
+  return { ok: await issue(tx, grant, scope, now) };
+}
+
+async function issue(tx: Repos, grant: Grant, scope: string, now: number): Promise<IssuedTokens> {
+  // 40 lowercase hex characters (160 random bits), the shape of the hosted service's tokens.
+  const accessToken = randomHex(20);
+  const refreshToken = randomHex(20);
+  const accessExpires = Math.min(now + ACCESS_TOKEN_SECONDS, grant.expiresAt);
+  const base = { grantId: grant.id, userPk: grant.userPk, clientPk: grant.clientPk, scope, createdAt: now };
+  await tx.oauth.createToken({ ...base, hash: sha256Hex(accessToken), kind: 'access', expiresAt: accessExpires });
+  await tx.oauth.createToken({
+    ...base,
+    hash: sha256Hex(refreshToken),
+    kind: 'refresh',
+    expiresAt: Math.min(now + REFRESH_IDLE_SECONDS, grant.expiresAt),
+  });
+  return { accessToken, expiresIn: accessExpires - now, scope, refreshToken };
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { createDeps } from './deps.js';
+import { systemClock, unixSeconds } from './lib/clock.js';
+import { openStore } from './storage/open.js';
+import type { Store } from './storage/store.js';
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly address: string;
+  close(): Promise<void>;
+}
+
+async function prune(store: Store): Promise<void> {
+  const now = unixSeconds(systemClock);
+  await store.transaction(async (tx) => {
+    await tx.oauth.prune(now);
+    await tx.sessions.prune(now);
+  });
+}
+
+/** Process entry: open the database, migrate, build the app, listen, and close cleanly on a signal. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const store = await openStore(config.database);
+  await store.migrate();
+  const deps = createDeps(config, store, systemClock);
+  const app = await buildApp(deps);
+  const pruneTimer = setInterval(() => {
+    prune(store).catch((err: unknown) => app.log.error({ err }, 'pruning expired credentials failed'));
+  }, PRUNE_EVERY_MS);
+  pruneTimer.unref();
+  await prune(store);
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info({ publicUrl: config.publicUrl, database: config.database.kind }, `Tickler is serving ${config.publicUrl}`);
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      clearInterval(pruneTimer);
+      await app.close();
+      await store.close();
+    })());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      app.log.info(`${signal}: closing`);
+      close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+  return { app, address, close };
+}

@@ -1,0 +1,68 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+/** The real command line, as an operator runs it. */
+export const TICKLER = fileURLToPath(new URL('../../../bin/tickler', import.meta.url));
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function cli(args: string[], env: Record<string, string>): CliResult {
+  const r = spawnSync(process.execPath, [TICKLER, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export interface ServerProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  /** SIGTERM and wait; resolves to the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: no chance to flush or close anything. */
+  kill(): Promise<void>;
+}
+
+/** Starts `bin/tickler serve` on a free port and waits until it listens. */
+export async function serve(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [TICKLER, 'serve'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000);
+    const look = (): void => {
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1] as string);
+      }
+    };
+    child.stdout?.on('data', look);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+  const exited = once(child, 'exit');
+  return {
+    url,
+    child,
+    output: () => out,
+    async stop() {
+      child.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      return code;
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

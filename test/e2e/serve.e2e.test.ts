@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { cli, serve, type ServerProcess } from './processes.js';
+
+/** A browser's worth of cookie handling for fetch. */
+class Jar {
+  private readonly cookies = new Map<string, string>();
+  header(): Record<string, string> {
+    return this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {};
+  }
+  keep(res: Response): void {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair = ''] = c.split(';');
+      const i = pair.indexOf('=');
+      this.cookies.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+  }
+}
+
+function hidden(html: string): Record<string, string> {
+  const form = html.slice(html.indexOf('<form'), html.indexOf('</form>'));
+  const out: Record<string, string> = {};
+  for (const m of form.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
+    out[m[1] as string] = (m[2] as string).replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+  }
+  return out;
+}
+
+describe('bin/tickler end to end', () => {
+  let dir: string;
+  let env: Record<string, string>;
+  let server: ServerProcess | undefined;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tickler-e2e-'));
+    env = { DATABASE_URL: `sqlite:${join(dir, 'data', 'tickler.db')}` };
+  });
+  after(async () => {
+    if (server) await server.kill().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('bad arguments and settings: one line on stderr, exit code 2, nothing written', () => {
+    const cases: Array<[string[], Record<string, string>, RegExp]> = [
+      [['user', 'add', '--email', 'a@example.org'], {}, /--password is required/],
+      [['user', 'add', '--email', 'a@example.org', '--password', 'long enough', '--pro', '7'], {}, /--pro must be 0, 1 or 2/],
+      [['user', 'add', '--email', 'not-an-email', '--password', 'long enough'], {}, /not an e-mail address/],
+      [['user', 'add', '--email', 'a@example.org', '--password', 'short'], {}, /at least 8 characters/],
+      [['user', 'add', '--email', 'a@example.org', '--password', 'long enough', '--bogus'], {}, /Unknown option '--bogus'/],
+      [['app', 'add', '--name', 'X', '--redirect-uri', 'http://example.org/cb'], {}, /must use https/],
+      [['app', 'add', '--name', 'X', '--redirect-uri', 'javascript:alert(1)'], {}, /javascript/],
+      [['frobnicate'], {}, /unknown command "frobnicate"/],
+      [[], {}, /no command given/],
+      [['serve'], { PORT: 'abc' }, /Invalid PORT="abc"/],
+      [['migrate'], { DATABASE_URL: 'mysql://x' }, /Invalid DATABASE_URL/],
+    ];
+    for (const [args, extra, message] of cases) {
+      const r = cli(args, { ...env, ...extra });
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trim().split('\n').length, 1, 'one line');
+      assert.equal(r.stdout, '');
+    }
+    // The refused user was not half-created: the same e-mail still works.
+    const ok = cli(['user', 'add', '--email', 'a@example.org', '--password', 'long enough'], env);
+    assert.equal(ok.code, 0, ok.stderr);
+    const dup = cli(['user', 'add', '--email', 'A@EXAMPLE.ORG', '--password', 'long enough'], env);
+    assert.equal(dup.code, 2);
+    assert.match(dup.stderr, /already exists/);
+  });
+
+  it('migrate applies nothing twice and reports its status', () => {
+    const again = cli(['migrate'], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(JSON.parse(again.stdout), { applied: [], pending: [] });
+    const status = JSON.parse(cli(['migrate', '--status'], env).stdout) as { applied: number[]; pending: number[] };
+    assert.ok(status.applied.length >= 1);
+    assert.deepEqual(status.pending, []);
+  });
+
+  it('serves the whole OAuth round trip over HTTP, and an acknowledged grant survives kill -9', async () => {
+    const user = cli(['user', 'add', '--email', 'ann@example.org', '--password', 'correct horse', '--alias', 'Ann', '--pro', '1'], env);
+    assert.equal(user.code, 0, user.stderr);
+    const { userid } = JSON.parse(user.stdout) as { userid: string };
+    assert.match(user.stdout, /^\{"userid":"[^"]+"\}\n$/);
+    const appOut = cli(['app', 'add', '--name', 'E2E', '--redirect-uri', 'http://127.0.0.1:8000/callback'], env);
+    assert.equal(appOut.code, 0, appOut.stderr);
+    const app = JSON.parse(appOut.stdout) as { client_id: string; client_secret: string };
+    assert.deepEqual(Object.keys(app), ['client_id', 'client_secret']);
+
+    server = await serve(env);
+    const jar = new Jar();
+    const authorizeUrl = `${server.url}/3/account/authorize.php?response_type=code&client_id=${app.client_id}&state=e2e&scope=basic%20tasks`;
+    let res = await fetch(authorizeUrl, { headers: jar.header() });
+    jar.keep(res);
+    const signIn = new URLSearchParams({ ...hidden(await res.text()), email: 'ann@example.org', password: 'correct horse' });
+    res = await fetch(`${server.url}/3/account/authorize.php`, { method: 'POST', body: signIn, headers: jar.header(), redirect: 'manual' });
+    jar.keep(res);
+    assert.equal(res.status, 303);
+    res = await fetch(`${server.url}${res.headers.get('location')}`, { headers: jar.header() });
+    jar.keep(res);
+    const consent = await res.text();
+    assert.match(consent, /Allow E2E to use your Tickler account/);
+    res = await fetch(`${server.url}/3/account/authorize.php`, {
+      method: 'POST',
+      body: new URLSearchParams({ ...hidden(consent), action: 'allow' }),
+      headers: jar.header(),
+      redirect: 'manual',
+    });
+    assert.equal(res.status, 303);
+    const location = new URL(res.headers.get('location') as string);
+    assert.equal(location.searchParams.get('state'), 'e2e');
+    const code = location.searchParams.get('code') as string;
+
+    const basic = `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString('base64')}`;
+    res = await fetch(`${server.url}/3/account/token.php`, {
+      method: 'POST',
+      headers: { authorization: basic },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code }),
+    });
+    const tokens = (await res.json()) as { access_token: string; refresh_token: string };
+    assert.ok(tokens.access_token);
+
+    // The token response was acknowledged: kill the server without warning.
+    await server.kill();
+    server = await serve(env);
+    res = await fetch(`${server.url}/3/account/get.php`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    assert.equal(res.status, 200);
+    const account = (await res.json()) as { userid: string; alias: string; pro: number };
+    assert.equal(account.userid, userid);
+    assert.equal(account.alias, 'Ann');
+    assert.equal(account.pro, 1);
+    res = await fetch(`${server.url}/3/account/token.php`, {
+      method: 'POST',
+      headers: { authorization: basic },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token }),
+    });
+    assert.ok(((await res.json()) as { access_token?: string }).access_token, 'refresh token survived too');
+    assert.ok(!server.output().includes(tokens.access_token), 'no token in the server log');
+
+    // A signal closes the server cleanly.
+    assert.equal(await server.stop(), 0);
+    server = undefined;
+  });
+});

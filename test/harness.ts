@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp, type BuildOptions } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { createDeps, type Deps } from '../src/deps.js';
+import { emailKey, DEFAULT_PREFS } from '../src/features/users/users.service.js';
+import { ManualClock, unixSeconds } from '../src/lib/clock.js';
+import { randomHex } from '../src/lib/crypto.js';
+import { hashPassword } from '../src/lib/password.js';
+import { approve } from '../src/oauth/authorize.service.js';
+import { registerClient } from '../src/oauth/clients.service.js';
+import { parseScope } from '../src/oauth/scopes.js';
+import { openStore } from '../src/storage/open.js';
+import type { Account, Client, ProLevel } from '../src/storage/store.js';
+
+/**
+ * The shared test harness: an app built by the production buildApp() with a config from the
+ * production loadConfig(), on a fresh database in a temporary folder, with a manual clock.
+ */
+export interface TestContext {
+  readonly app: FastifyInstance;
+  readonly deps: Deps;
+  readonly config: Config;
+  readonly clock: ManualClock;
+  close(): Promise<void>;
+}
+
+export async function testContext(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestContext> {
+  const dir = mkdtempSync(join(tmpdir(), 'tickler-test-'));
+  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'tickler.db')}`, LOG_LEVEL: 'silent', ...env });
+  const store = await openStore(config.database);
+  await store.migrate();
+  const clock = new ManualClock();
+  const deps = createDeps(config, store, clock);
+  const app = await buildApp(deps, options);
+  await app.ready();
+  return {
+    app,
+    deps,
+    config,
+    clock,
+    async close() {
+      await app.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const PASSWORD = 'correct horse battery';
+let passwordHash: Promise<string> | undefined;
+
+/** An account whose password is PASSWORD (hashed once per process: scrypt is slow on purpose). */
+export async function createAccount(ctx: TestContext, opts: { email?: string; pro?: ProLevel; alias?: string } = {}): Promise<Account> {
+  passwordHash ??= hashPassword(PASSWORD);
+  const email = opts.email ?? `user-${randomHex(4)}@example.org`;
+  return ctx.deps.store.transaction(async (tx) =>
+    tx.accounts.create({
+      userid: `td${randomHex(8)}`,
+      email,
+      emailKey: emailKey(email),
+      passwordHash: await passwordHash!,
+      alias: opts.alias ?? 'Tester',
+      pro: opts.pro ?? 0,
+      prefs: DEFAULT_PREFS,
+      createdAt: unixSeconds(ctx.clock),
+    }),
+  );
+}
+
+export interface TestApp {
+  readonly client: Client;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** `Authorization: Basic …` for this app. */
+  readonly basic: string;
+}
+
+export async function createApp(ctx: TestContext, redirectUri = 'https://app.example.org/callback', name = 'Test App'): Promise<TestApp> {
+  const r = await registerClient(ctx.deps, { name, redirectUri });
+  return {
+    client: r.client,
+    clientId: r.client.clientId,
+    clientSecret: r.clientSecret,
+    basic: `Basic ${Buffer.from(`${r.client.clientId}:${r.clientSecret}`).toString('base64')}`,
+  };
+}
+
+/** An authorization code as the consent page would issue it. */
+export async function issueCode(ctx: TestContext, account: Account, app: TestApp, scope = 'basic tasks write'): Promise<string> {
+  const words = parseScope(scope);
+  if (!words) throw new Error(`bad scope ${scope}`);
+  const location = await approve(ctx.deps, { client: app.client, state: 's', scope, scopeWords: words }, account.pk);
+  const code = new URL(location).searchParams.get('code');
+  if (!code) throw new Error('no code');
+  return code;
+}
+
+export interface TokenPair {
+  readonly access_token: string;
+  readonly refresh_token: string;
+  readonly expires_in: number;
+  readonly scope: string;
+  readonly token_type: string;
+}
+
+export async function tokenRequest(ctx: TestContext, app: TestApp, form: Record<string, string>): Promise<LightMyRequestResponse> {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/3/account/token.php',
+    headers: { authorization: app.basic, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(form).toString(),
+  });
+}
+
+/** Full authorization: consent → code → token endpoint. Returns the token response. */
+export async function authorize(ctx: TestContext, account: Account, app: TestApp, scope = 'basic tasks write'): Promise<TokenPair> {
+  const code = await issueCode(ctx, account, app, scope);
+  const res = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code });
+  const body = res.json() as TokenPair;
+  if (!body.access_token) throw new Error(`token exchange failed: ${res.body}`);
+  return body;
+}
+
+/** A signed-in API call with a Bearer token; `form` goes in a url-encoded POST body. */
+export async function api(
+  ctx: TestContext,
+  token: string,
+  path: string,
+  form: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return ctx.app.inject({
+    method: 'POST',
+    url: path,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(form).toString(),
+  });
+}
