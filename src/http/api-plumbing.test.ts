@@ -196,8 +196,8 @@ describe('errors of the transport', () => {
       headers: { 'content-type': 'multipart/form-data; boundary=zzz' },
       payload: '--zzz\r\nContent-Disposition: form-data; name="a"\r\n\r\nunterminated',
     });
-    assert.ok(res.statusCode === 400 || res.statusCode === 401, String(res.statusCode));
-    assert.equal(typeof (res.json() as { errorCode: number }).errorCode, 'number');
+    assert.equal(res.statusCode, 400);
+    assert.equal((res.json() as { errorCode: number }).errorCode, 0);
   });
 
   it('a body over the limit answers 413 with code 0', async () => {
@@ -307,7 +307,7 @@ describe('logs', () => {
       await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
       await ctx.app.inject({ method: 'GET', url: `/3/nothing.php?access_token=${tokens.access_token}&refresh_token=${tokens.refresh_token}` });
       const log = lines.join('');
-      assert.ok(lines.length > 5, 'requests were logged');
+      assert.ok(lines.length >= 5, 'one line per request');
       for (const secret of [code, tokens.access_token, tokens.refresh_token, app.clientSecret]) {
         assert.ok(!log.includes(secret), `log contains ${secret.slice(0, 6)}…`);
       }

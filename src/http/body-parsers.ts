@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import { multipartParser } from './multipart.js';
 
 /** A request body that could not be read; answered with the route's "malformed" code. */
 export class MalformedBody extends Error {
@@ -23,9 +23,6 @@ export async function registerBodyParsers(app: FastifyInstance, bodyLimit: numbe
     json(request, text, (err, value) => (err ? done(new MalformedBody('the body is not valid JSON')) : done(null, value)));
   });
   await app.register(formbody, { bodyLimit });
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fieldSize: bodyLimit, fileSize: bodyLimit, fields: 1000, files: 10, parts: 1010 },
-  });
+  app.addContentTypeParser('multipart/form-data', multipartParser(bodyLimit, (why) => new MalformedBody(why)));
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
 }

@@ -28,8 +28,8 @@ export function toApiError(err: unknown, request: FastifyRequest): ApiError {
 }
 
 function isBodyError(code: string | undefined): boolean {
-  // Content-type parser errors, and the multipart plugin's (FST_INVALID_MULTIPART…, FST_PARTS…).
-  return code !== undefined && (code.startsWith('FST_ERR_CTP') || code.startsWith('FST_'));
+  // Fastify's content-type parser errors (unsupported media type, bad content length, …).
+  return code !== undefined && code.startsWith('FST_ERR_CTP');
 }
 
 function pageError(request: FastifyRequest, reply: FastifyReply, err: unknown, apiError: ApiError): FastifyReply {

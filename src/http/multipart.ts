@@ -1,0 +1,69 @@
+import type { IncomingMessage } from 'node:http';
+import { Busboy, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
+import type { FastifyRequest } from 'fastify';
+
+/** Raised when a body is larger than MAX_BODY_BYTES; answered 413 with code 0. */
+export class BodyTooLarge extends Error {
+  override name = 'BodyTooLarge';
+  readonly statusCode = 413;
+}
+
+type Done = (err: Error | null, body?: unknown) => void;
+
+/**
+ * multipart/form-data bodies (the hosted service's PHP sample sends them), parsed with busboy
+ * into a plain name → text map like a url-encoded form. A content-type parser rather than the
+ * multipart plugin: the plugin adds two async hooks to every request, multipart or not, which
+ * measured as a large share of a cheap call's cost (docs/decisions/0007-http-performance.md).
+ * File parts are read as UTF-8 text: the API has no uploads, and a client may send a field so.
+ */
+export function multipartParser(limitBytes: number, onMalformed: (why: string) => Error) {
+  return function parseMultipart(request: FastifyRequest, payload: IncomingMessage, done: Done): void {
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > limitBytes) return done(new BodyTooLarge('body too large'));
+    let busboy: BusboyInstance;
+    try {
+      busboy = new Busboy({
+        headers: request.headers as BusboyHeaders,
+        limits: { fieldSize: limitBytes, fileSize: limitBytes, fields: 1000, files: 20, parts: 1020 },
+      });
+    } catch {
+      return done(onMalformed('the multipart body has no boundary'));
+    }
+    const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+    let received = 0;
+    let settled = false;
+    const finish = (err: Error | null): void => {
+      if (settled) return;
+      settled = true;
+      if (err) {
+        payload.unpipe(busboy);
+        payload.resume();
+        return done(err);
+      }
+      done(null, fields);
+    };
+    payload.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limitBytes) finish(new BodyTooLarge('body too large'));
+    });
+    busboy.on('field', (name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
+      if (valueTruncated) return finish(new BodyTooLarge('field too large'));
+      fields[name] = value;
+    });
+    busboy.on('file', (name: string, stream: NodeJS.ReadableStream) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('limit', () => finish(new BodyTooLarge('part too large')));
+      stream.on('end', () => {
+        fields[name] = Buffer.concat(chunks).toString('utf8');
+      });
+    });
+    for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
+      busboy.on(limit, () => finish(onMalformed('the multipart body has too many parts')));
+    }
+    busboy.on('error', () => finish(onMalformed('the multipart body is malformed')));
+    busboy.on('finish', () => finish(null));
+    payload.pipe(busboy);
+  };
+}
