@@ -33,6 +33,7 @@ describe('loadConfig defaults', () => {
       authCodeTtlSeconds: 600,
       refreshTokenMaxAgeSeconds: 365 * 86400,
       tokenCacheSeconds: 5,
+      accountCacheSeconds: 5,
       sessionTtlSeconds: 12 * 3600,
       rateLimits: {
         apiPerUser: { limit: 3600, windowSeconds: 3600 },

@@ -41,6 +41,7 @@ export interface Config {
   readonly authCodeTtlSeconds: number;
   readonly refreshTokenMaxAgeSeconds: number;
   readonly tokenCacheSeconds: number;
+  readonly accountCacheSeconds: number;
   readonly sessionTtlSeconds: number;
   readonly rateLimits: RateLimits;
 }
@@ -64,6 +65,7 @@ export const DEFAULTS = {
   AUTH_CODE_TTL_SECONDS: '600',
   REFRESH_TOKEN_MAX_AGE_DAYS: '365',
   TOKEN_CACHE_SECONDS: '5',
+  ACCOUNT_CACHE_SECONDS: '5',
   SESSION_TTL_HOURS: '12',
   RATE_LIMIT_API_PER_USER: '3600/1h',
   RATE_LIMIT_API_PER_CLIENT: '100000/1h',
@@ -184,6 +186,7 @@ export function loadConfig(env: Env): Config {
     authCodeTtlSeconds: int(env, 'AUTH_CODE_TTL_SECONDS', 10, 600),
     refreshTokenMaxAgeSeconds: int(env, 'REFRESH_TOKEN_MAX_AGE_DAYS', 1, 3650) * 86400,
     tokenCacheSeconds: int(env, 'TOKEN_CACHE_SECONDS', 0, 60),
+    accountCacheSeconds: int(env, 'ACCOUNT_CACHE_SECONDS', 0, 60),
     sessionTtlSeconds: int(env, 'SESSION_TTL_HOURS', 1, 24 * 30) * 3600,
     rateLimits: Object.freeze({
       apiPerUser: rate(env, 'RATE_LIMIT_API_PER_USER'),

@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Clock } from './lib/clock.js';
 import { MemoryRateLimiter, type RateLimiter } from './lib/rate-limiter.js';
 import { AccessTokens } from './oauth/access-tokens.js';
+import { withAccountCache } from './storage/account-cache.js';
 import type { Store } from './storage/store.js';
 
 /** What services receive explicitly: no module-level singletons (conventions, habit 7). */
@@ -13,7 +14,9 @@ export interface Deps {
   readonly accessTokens: AccessTokens;
 }
 
-export function createDeps(config: Config, store: Store, clock: Clock, limiter?: RateLimiter): Deps {
+/** The store services see is the adapter behind the account cache (src/storage/account-cache.ts). */
+export function createDeps(config: Config, adapter: Store, clock: Clock, limiter?: RateLimiter): Deps {
+  const store = withAccountCache(adapter, clock, config.accountCacheSeconds);
   return {
     config,
     store,

@@ -12,33 +12,28 @@ import {
 } from '../store.js';
 import { translateUnique, type Conn } from './connection.js';
 
-type AccountRow = Record<string, number | string> & {
-  pk: number;
-  userid: string;
-  email: string;
-  alias: string;
-  pro: number;
-  created_at: number;
-};
+const COLUMN_LIST = ['pk', 'userid', 'email', 'alias', 'pro', ...PREF_NAMES, ...STAMP_NAMES, 'created_at'] as const;
+const COLUMNS = COLUMN_LIST.join(', ');
+const PREF_AT = 5;
+const STAMP_AT = PREF_AT + PREF_NAMES.length;
 
-const COLUMNS = ['pk', 'userid', 'email', 'alias', 'pro', ...PREF_NAMES, ...STAMP_NAMES, 'created_at'].join(', ');
-
-function pick<K extends string>(row: Record<string, unknown>, names: readonly K[]): Record<K, number> {
+function numbers<K extends string>(row: unknown[], at: number, names: readonly K[]): Record<K, number> {
   const out = {} as Record<K, number>;
-  for (const n of names) out[n] = Number(row[n]);
+  names.forEach((n, i) => (out[n] = row[at + i] as number));
   return out;
 }
 
-export function toAccount(row: AccountRow): Account {
+/** An account from a raw row selected with COLUMNS, in that order. */
+function toAccount(row: unknown[]): Account {
   return {
-    pk: row.pk,
-    userid: row.userid,
-    email: row.email,
-    alias: row.alias,
-    pro: row.pro as ProLevel,
-    prefs: pick(row, PREF_NAMES),
-    stamps: pick(row, STAMP_NAMES),
-    createdAt: row.created_at,
+    pk: row[0] as number,
+    userid: row[1] as string,
+    email: row[2] as string,
+    alias: row[3] as string,
+    pro: row[4] as ProLevel,
+    prefs: numbers(row, PREF_AT, PREF_NAMES),
+    stamps: numbers(row, STAMP_AT, STAMP_NAMES),
+    createdAt: row[COLUMN_LIST.length - 1] as number,
   };
 }
 
@@ -49,16 +44,16 @@ export class SqliteAccounts implements AccountsRepo {
     const cols = ['userid', 'email', 'email_key', 'password_hash', 'alias', 'pro', ...PREF_NAMES, 'created_at'];
     const values = [a.userid, a.email, a.emailKey, a.passwordHash, a.alias, a.pro, ...PREF_NAMES.map((p) => a.prefs[p]), a.createdAt];
     const row = translateUnique({ 'accounts.email_key': 'email', 'accounts.userid': 'userid' }, () =>
-      this.c.get<AccountRow>(
+      this.c.getRaw(
         `INSERT INTO accounts (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING ${COLUMNS}`,
-        ...values,
+        ...(values as Array<string | number>),
       ),
     );
-    return toAccount(row as AccountRow);
+    return toAccount(row as unknown[]);
   }
 
   async get(pk: number): Promise<Account | null> {
-    const row = this.c.get<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE pk = ?`, pk);
+    const row = this.c.getRaw(`SELECT ${COLUMNS} FROM accounts WHERE pk = ?`, pk);
     return row ? toAccount(row) : null;
   }
 

@@ -22,6 +22,30 @@ export class Conn {
     return this.stmt(sql).get(...params) as T | undefined;
   }
 
+  /**
+   * A row as an array in select-list order. For wide rows on hot paths: better-sqlite3 builds a
+   * row object key by key, which costs twice as much as the array (measured: 10 µs against 5 µs
+   * for the 27 columns of an account; docs/decisions/0001-storage.md).
+   */
+  getRaw(sql: string, ...params: Param[]): unknown[] | undefined {
+    return this.rawStmt(sql).get(...params) as unknown[] | undefined;
+  }
+
+  allRaw(sql: string, ...params: Param[]): unknown[][] {
+    return this.rawStmt(sql).all(...params) as unknown[][];
+  }
+
+  private readonly rawCache = new Map<string, Database.Statement>();
+
+  private rawStmt(sql: string): Database.Statement {
+    let s = this.rawCache.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql).raw(true);
+      this.rawCache.set(sql, s);
+    }
+    return s;
+  }
+
   all<T>(sql: string, ...params: Param[]): T[] {
     return this.stmt(sql).all(...params) as T[];
   }
