@@ -3,11 +3,10 @@ import csrf from '@fastify/csrf-protection';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
 import { accountRoutes } from './features/account/account.routes.js';
-import { apiGuard } from './http/api-guard.js';
 import { registerBodyParsers } from './http/body-parsers.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import './http/fastify-types.js';
-import { requestSerializer } from './http/logging.js';
+import { AccessLog, requestSerializer } from './http/logging.js';
 import { authorizeRoutes, cookieNames, cookieOptions } from './oauth/authorize.routes.js';
 import { tokenRoutes } from './oauth/token.routes.js';
 
@@ -34,26 +33,31 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     requestTimeout: 60_000,
     return503OnClosing: true,
     requestIdHeader: false,
+    logController: new AccessLog(),
   });
   app.decorateRequest('auth', null);
-
-  await app.register(cookie);
-  const names = cookieNames(config.publicHttps);
-  await app.register(csrf, {
-    cookieKey: names.csrf,
-    cookieOpts: cookieOptions(config.publicHttps),
-    getToken: (request) => (request.body as Record<string, string> | undefined)?.['_csrf'],
-  });
   await registerBodyParsers(app, config.bodyLimitBytes);
   registerErrorHandling(app);
-  app.addHook('preHandler', apiGuard(deps));
 
   app.get('/healthz', { config: { kind: 'api' } }, async function health(_request, reply) {
     await deps.store.read.accounts.get(0);
     return reply.header('cache-control', 'no-store').send({ status: 'ok' });
   });
-  accountRoutes(app, deps);
-  tokenRoutes(app, deps);
-  authorizeRoutes(app, deps);
+
+  await app.register(async function apiScope(api) {
+    accountRoutes(api, deps);
+    tokenRoutes(api, deps);
+  });
+
+  // Cookies and CSRF belong to the HTML pages only: API calls never run their hooks.
+  await app.register(async function pagesScope(pages) {
+    await pages.register(cookie);
+    await pages.register(csrf, {
+      cookieKey: cookieNames(config.publicHttps).csrf,
+      cookieOpts: cookieOptions(config.publicHttps),
+      getToken: (request) => (request.body as Record<string, string> | undefined)?.['_csrf'],
+    });
+    authorizeRoutes(pages, deps);
+  });
   return app;
 }

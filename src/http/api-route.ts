@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.js';
 import { ApiError, type ErrorCode } from '../errors.js';
 import type { AuthContext } from '../oauth/access-tokens.js';
 import type { RequiredScope } from '../oauth/scopes.js';
+import { guardApi } from './api-guard.js';
 import { paramsOf, type Params } from './params.js';
 import { sendBody, type ApiBody } from './reply.js';
 
@@ -31,12 +33,13 @@ export function methodNotAllowed(allow: string) {
  * Registers a v3 API endpoint. Every one accepts GET and POST: the spec asks POST for writes,
  * but clients of the hosted service call some writes with GET and reads with POST.
  */
-export function apiRoute(app: FastifyInstance, route: ApiRoute): void {
+export function apiRoute(app: FastifyInstance, deps: Deps, route: ApiRoute): void {
   app.route({
     method: ['GET', 'POST'],
     url: route.path,
-    config: { kind: 'api', scope: route.scope, ...(route.malformedCode !== undefined && { malformedCode: route.malformedCode }) },
+    config: { kind: 'api', ...(route.malformedCode !== undefined && { malformedCode: route.malformedCode }) },
     handler: async function apiHandler(request, reply) {
+      await guardApi(deps, request, reply, route.scope);
       const auth = request.auth;
       if (!auth) throw new Error(`api route ${route.path} ran without authentication`);
       return sendBody(request, reply, await route.handler({ params: paramsOf(request), auth, request }));

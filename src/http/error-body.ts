@@ -11,7 +11,7 @@ export function errorBody(e: ApiError): ApiBody {
   if (e.code === 2) json['errors'] = [{ status: '2', message: e.desc }];
   const attrs: Array<readonly [string, string | number]> = [['id', e.code]];
   if (e.ref !== undefined) attrs.push(['ref', e.ref]);
-  return { json, xml: { name: 'error', attrs, text: e.desc } };
+  return { json, xml: () => ({ name: 'error', attrs, text: e.desc }) };
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, e: ApiError, format?: Format): FastifyReply {

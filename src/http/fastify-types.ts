@@ -1,14 +1,11 @@
 import type { ErrorCode } from '../errors.js';
 import type { AuthContext } from '../oauth/access-tokens.js';
-import type { RequiredScope } from '../oauth/scopes.js';
 
 /** What a route declares about itself; the shared hooks and the error handler read it. */
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** api: a v3 call with an access token; token: the token endpoint; page: an HTML page. */
     kind?: 'api' | 'token' | 'page';
-    /** The scope an api route needs (docs/scopes.md). */
-    scope?: RequiredScope;
     /** The code for a body that cannot be parsed (611 for tasks, 102 for tokens; 0 otherwise). */
     malformedCode?: ErrorCode;
   }

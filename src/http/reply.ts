@@ -9,7 +9,8 @@ import { renderXml, type XmlNode, type XmlValue } from './xml.js';
  */
 export interface ApiBody {
   readonly json: unknown;
-  readonly xml: XmlNode;
+  /** Built only when XML was asked for. */
+  readonly xml: () => XmlNode;
 }
 
 /** A public record: keys in the documented order, values as clients expect them. */
@@ -62,7 +63,7 @@ function isItemError(v: unknown): v is ItemError {
 
 /** A single record: JSON object, XML root with a child per field. */
 export function objectBody(root: string, record: PublicRecord): ApiBody {
-  return { json: record, xml: recordNode(root, record) };
+  return { json: record, xml: () => recordNode(root, record) };
 }
 
 /**
@@ -75,15 +76,16 @@ export function listBody(
   items: ReadonlyArray<PublicRecord | ItemError>,
   summary?: Readonly<Record<string, number>>,
 ): ApiBody {
-  const children = items.map((it) => (isItemError(it) ? errorNode(it) : recordNode(item, it as PublicRecord)));
-  const attrs = summary ? Object.entries(summary) : undefined;
   return {
     json: summary ? [summary, ...items] : items,
-    xml: attrs ? { name: root, attrs, children } : { name: root, children },
+    xml: () => {
+      const children = items.map((it) => (isItemError(it) ? errorNode(it) : recordNode(item, it as PublicRecord)));
+      return summary ? { name: root, attrs: Object.entries(summary), children } : { name: root, children };
+    },
   };
 }
 
 export function sendBody(request: FastifyRequest, reply: FastifyReply, body: ApiBody, format = formatOf(request)): FastifyReply {
-  if (format === 'xml') return reply.type('text/xml; charset=utf-8').send(renderXml(body.xml));
+  if (format === 'xml') return reply.type('text/xml; charset=utf-8').send(renderXml(body.xml()));
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(body.json));
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { Deps } from '../deps.js';
+import { guardApi } from '../http/api-guard.js';
 import { methodNotAllowed, OTHER_METHODS } from '../http/api-route.js';
 import { paramsOf, type Params } from '../http/params.js';
 import { objectBody, sendBody } from '../http/reply.js';
@@ -60,6 +61,7 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
     url: '/3/account/token.php',
     config: { kind: 'token', malformedCode: 102 },
     handler: async function tokenEndpoint(request, reply) {
+      await guardApi(deps, request, reply);
       if (!isSecureEnough(request)) throw new ApiError(101);
       const p = paramsOf(request);
       const creds = clientCredentials(request, p);

@@ -6,7 +6,7 @@ import { accountRecord } from './account.presenter.js';
 import { getAccount } from './account.service.js';
 
 export function accountRoutes(app: FastifyInstance, deps: Deps): void {
-  apiRoute(app, {
+  apiRoute(app, deps, {
     path: '/3/account/get.php',
     scope: 'basic',
     handler: async ({ auth }) => objectBody('account', accountRecord(await getAccount(deps, auth))),
