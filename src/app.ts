@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
 import { accountRoutes } from './features/account/account.routes.js';
 import { registerBodyParsers } from './http/body-parsers.js';
@@ -33,9 +33,11 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     requestTimeout: 60_000,
     return503OnClosing: true,
     requestIdHeader: false,
-    logController: new AccessLog(),
+    // The access-log controller runs on every response, so it is installed only when its line would print.
+    logController: ['info', 'debug', 'trace'].includes(config.logLevel) ? new AccessLog() : new LogController({ disableRequestLogging: true }),
   });
   app.decorateRequest('auth', null);
+  app.decorateRequest('params_', null);
   await registerBodyParsers(app, config.bodyLimitBytes);
   registerErrorHandling(app);
 

@@ -32,7 +32,7 @@ function isBodyError(code: string | undefined): boolean {
   return code !== undefined && code.startsWith('FST_ERR_CTP');
 }
 
-function pageError(request: FastifyRequest, reply: FastifyReply, err: unknown, apiError: ApiError): FastifyReply {
+function pageError(reply: FastifyReply, err: unknown, apiError: ApiError): FastifyReply {
   const code = (err as Partial<FastifyError>).code ?? '';
   if (code.startsWith('FST_CSRF')) {
     return pageHeaders(reply.status(403)).send(
@@ -40,7 +40,6 @@ function pageError(request: FastifyRequest, reply: FastifyReply, err: unknown, a
     );
   }
   const status = apiError.status === 200 ? 400 : apiError.status;
-  void request;
   return pageHeaders(reply.status(status)).send(
     errorPage(status >= 500 ? 'Something went wrong' : 'Bad request', status >= 500 ? 'Please try again later.' : apiError.desc),
   );
@@ -50,7 +49,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(function handleError(err, request, reply) {
     const apiError = toApiError(err, request);
     if (apiError.status >= 500) request.log.error({ err }, 'request failed');
-    if (request.routeOptions.config?.kind === 'page') return pageError(request, reply, err, apiError);
+    if (request.routeOptions.config?.kind === 'page') return pageError(reply, err, apiError);
     // The body may be what failed: then only the query string can say which format to use.
     const format = request.body === undefined ? queryFormatOf(request) : formatOf(request);
     return sendError(request, reply, apiError, format);

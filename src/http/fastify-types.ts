@@ -12,5 +12,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the API guard on api routes once the access token is checked. */
     auth: AuthContext | null;
+    /** Parameters from query and body, built on first use (src/http/params.ts). */
+    params_: import('./params.js').Params | null;
   }
 }

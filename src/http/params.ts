@@ -6,32 +6,35 @@ import type { FastifyRequest } from 'fastify';
  * the PHP service; when a name repeats, the last value wins.
  */
 export class Params {
-  private constructor(private readonly values: ReadonlyMap<string, string>) {}
+  /** Sources in priority order: the first that has a usable value for a name wins. */
+  private constructor(private readonly sources: ReadonlyArray<Readonly<Record<string, unknown>>>) {}
 
+  /** Later sources win over earlier ones (Params.from(query, body): the body wins). */
   static from(...sources: unknown[]): Params {
-    const values = new Map<string, string>();
-    for (const source of sources) {
-      if (source === null || typeof source !== 'object' || Array.isArray(source)) continue;
-      for (const [key, raw] of Object.entries(source as Record<string, unknown>)) {
-        const v = scalar(isRepeated(raw) ? raw[raw.length - 1] : raw);
-        if (v !== undefined) values.set(key, v);
-      }
-    }
-    return new Params(values);
+    const usable = sources.filter(
+      (s): s is Record<string, unknown> => s !== null && typeof s === 'object' && !Array.isArray(s) && !Buffer.isBuffer(s),
+    );
+    return new Params(usable.reverse());
   }
 
   /** The raw text of a parameter, or undefined when absent. */
   get(name: string): string | undefined {
-    return this.values.get(name);
+    for (const source of this.sources) {
+      if (!Object.hasOwn(source, name)) continue;
+      const raw = source[name];
+      const v = scalar(isRepeated(raw) ? raw[raw.length - 1] : raw);
+      if (v !== undefined) return v;
+    }
+    return undefined;
   }
 
   has(name: string): boolean {
-    return this.values.has(name);
+    return this.get(name) !== undefined;
   }
 
   /** The text of a parameter with surrounding white space removed; empty counts as absent. */
   text(name: string): string | undefined {
-    const v = this.values.get(name)?.trim();
+    const v = this.get(name)?.trim();
     return v === '' ? undefined : v;
   }
 }
@@ -50,15 +53,9 @@ function scalar(v: unknown): string | undefined {
   return JSON.stringify(v);
 }
 
-const cache = new WeakMap<FastifyRequest, Params>();
-
+/** The request's parameters, built once per request (after the body is parsed). */
 export function paramsOf(request: FastifyRequest): Params {
-  let p = cache.get(request);
-  if (!p) {
-    p = Params.from(request.query, request.body);
-    cache.set(request, p);
-  }
-  return p;
+  return (request.params_ ??= Params.from(request.query, request.body));
 }
 
 /**
