@@ -263,6 +263,58 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
       });
     });
 
+    describe('per-account id counters', () => {
+      it('start at 1 and hand out consecutive blocks that never overlap', async () => {
+        const a = await createAccount();
+        assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, 'task', 1)), 1);
+        assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, 'task', 50)), 2);
+        assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, 'task', 1)), 52);
+      });
+
+      it('are separate per kind and per account', async () => {
+        const a = await createAccount();
+        const b = await createAccount();
+        await tx((r) => r.accounts.allocateIds(a.pk, 'task', 10));
+        assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, 'goal', 1)), 1);
+        assert.equal(await tx((r) => r.accounts.allocateIds(b.pk, 'task', 1)), 1);
+        for (const kind of ['context', 'folder', 'location'] as const) {
+          assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, kind, 2)), 1, kind);
+        }
+      });
+
+      it('a rolled-back transaction releases its block; a committed one never comes back', async () => {
+        const a = await createAccount();
+        await assert.rejects(
+          tx(async (r) => {
+            await r.accounts.allocateIds(a.pk, 'task', 5);
+            throw new Error('rolled back');
+          }),
+        );
+        assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, 'task', 1)), 1);
+        assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, 'task', 1)), 2);
+      });
+
+      it('concurrent transactions of one account get disjoint ids', async () => {
+        const a = await createAccount();
+        const firsts = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            tx(async (r) => {
+              await r.accounts.lock(a.pk);
+              await yieldToOthers();
+              return r.accounts.allocateIds(a.pk, 'task', 3);
+            }),
+          ),
+        );
+        const ids = firsts.flatMap((f) => [f, f + 1, f + 2]).sort((x, y) => x - y);
+        assert.deepEqual(ids, Array.from({ length: 60 }, (_, i) => i + 1));
+      });
+
+      it('refuses an empty or negative block', async () => {
+        const a = await createAccount();
+        await assert.rejects(tx((r) => r.accounts.allocateIds(a.pk, 'task', 0)));
+      });
+    });
+
     describe('clients', () => {
       it('create returns the record; byClientId and get round-trip', async () => {
         const input = newClient();

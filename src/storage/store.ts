@@ -143,6 +143,9 @@ export interface Session {
   readonly expiresAt: number;
 }
 
+/** The kinds of per-account records, each with its own id counter. */
+export type RecordKind = 'task' | 'goal' | 'context' | 'folder' | 'location';
+
 export interface AccountsRepo {
   create(input: NewAccount): Promise<Account>;
   get(pk: number): Promise<Account | null>;
@@ -154,6 +157,11 @@ export interface AccountsRepo {
    * Every write that changes what a stamp covers calls this in the same transaction.
    */
   touch(pk: number, names: readonly StampName[], nowSeconds: number): Promise<Partial<Stamps>>;
+  /**
+   * Reserves `count` consecutive ids of `kind` in this account and returns the first. Ids start
+   * at 1 and are never handed out twice (a rolled-back transaction releases its block).
+   */
+  allocateIds(pk: number, kind: RecordKind, count: number): Promise<number>;
   isKnownDevice(pk: number, deviceHash: string): Promise<boolean>;
   rememberDevice(pk: number, deviceHash: string, nowSeconds: number): Promise<void>;
 }

@@ -7,6 +7,7 @@ import {
   type Credentials,
   type NewAccount,
   type ProLevel,
+  type RecordKind,
   type StampName,
   type Stamps,
 } from '../store.js';
@@ -78,6 +79,20 @@ export class SqliteAccounts implements AccountsRepo {
     for (const n of names) next[n] = nextStamp(current[n], nowSeconds);
     this.c.run(`UPDATE accounts SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE pk = ?`, ...names.map((n) => next[n] as number), pk);
     return next;
+  }
+
+  async allocateIds(pk: number, kind: RecordKind, count: number): Promise<number> {
+    if (!Number.isInteger(count) || count < 1) throw new Error(`cannot allocate ${count} ids`);
+    // One statement: insert the counter on first use, or move it on; the old value is the first id.
+    const row = this.c.get<{ next_id: number }>(
+      `INSERT INTO id_counters (user_pk, kind, next_id) VALUES (?, ?, ?)
+       ON CONFLICT (user_pk, kind) DO UPDATE SET next_id = next_id + excluded.next_id - 1
+       RETURNING next_id`,
+      pk,
+      kind,
+      count + 1,
+    );
+    return (row as { next_id: number }).next_id - count;
   }
 
   async isKnownDevice(pk: number, deviceHash: string): Promise<boolean> {

@@ -112,4 +112,18 @@ CREATE TABLE sessions (
 CREATE INDEX sessions_by_expiry ON sessions (expires_at);
 `,
   },
+  {
+    version: 2,
+    name: 'per-account id counters',
+    sql: `
+-- Ids of tasks, goals, contexts, folders and locations are per account (spec 2.1). Each account
+-- has its own counter per kind; ids are handed out in blocks and never reused, deleted ones included.
+CREATE TABLE id_counters (
+  user_pk INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  kind    TEXT    NOT NULL CHECK (kind IN ('task', 'goal', 'context', 'folder', 'location')),
+  next_id INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, kind)
+) STRICT, WITHOUT ROWID;
+`,
+  },
 ];
