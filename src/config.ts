@@ -20,9 +20,9 @@ export interface RateLimits {
   readonly tokenPerUser: RateRule;
   /** Token requests per client id as sent, valid or not (error 103). */
   readonly tokenPerClient: RateRule;
-  /** Failed sign-ins per account and device (see docs/decisions/0005-sign-in-throttling.md). */
+  /** Sign-in attempts per account and device (see docs/decisions/0005-sign-in-throttling.md). */
   readonly signinPerAccount: RateRule;
-  /** Failed sign-ins per client address, all accounts together. */
+  /** Sign-in attempts per client address, all accounts together. */
   readonly signinPerAddress: RateRule;
 }
 

@@ -9,7 +9,12 @@ const REALM = 'Bearer realm="Tickler"';
 
 /** The access token of a call: the Authorization: Bearer header or the access_token parameter. */
 export function accessTokenOf(request: FastifyRequest): string {
-  const header = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')?.[1];
+  const authorization = request.headers.authorization ?? '';
+  const header = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
+  // A Bearer header that is not one token ("Bearer", "Bearer a b") is a bad token, not a missing one.
+  if (header === undefined && /^Bearer(\s|$)/i.test(authorization)) {
+    throw new ApiError(2, { desc: 'Unauthorized: malformed Authorization header', headers: { 'www-authenticate': `${REALM}, error="invalid_request"` } });
+  }
   const param = paramsOf(request).text('access_token');
   if (header !== undefined && param !== undefined && header !== param) {
     throw new ApiError(2, { desc: 'Unauthorized: two different access tokens were sent', headers: { 'www-authenticate': `${REALM}, error="invalid_request"` } });

@@ -78,6 +78,14 @@ describe('where the access token and parameters may arrive', () => {
     assert.match(res.body, /<account>/);
   });
 
+  it('a Bearer header that is not one token is error 2, not "no token"', async () => {
+    for (const authorization of ['Bearer', 'Bearer a b', 'Bearer  ']) {
+      const res = await ctx.app.inject({ method: 'GET', url: '/3/account/get.php', headers: { authorization } });
+      assert.equal(res.statusCode, 401, authorization);
+      assert.equal((res.json() as { errorCode: number }).errorCode, 2, authorization);
+    }
+  });
+
   it('refuses two different tokens (header and parameter) with error 2', async () => {
     const res = await ctx.app.inject({
       method: 'GET',
@@ -170,11 +178,20 @@ describe('errors of the transport', () => {
     assert.equal(xml.body, '<?xml version="1.0" encoding="UTF-8"?><error id="0">Unknown endpoint: GET /3/nothing.php</error>');
   });
 
+  it('a URL that cannot be decoded answers 400 with code 0, in the requested format, without echoing it', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: `/3/account/get%ZZ.php?access_token=${token}&f=xml` });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.body, '<?xml version="1.0" encoding="UTF-8"?><error id="0">Malformed request: the URL could not be read</error>');
+    assert.ok(!res.body.includes(token));
+  });
+
   it('a method no endpoint takes answers 405 with Allow, in the API format', async () => {
-    const res = await ctx.app.inject({ method: 'DELETE', url: '/3/account/get.php?f=xml' });
-    assert.equal(res.statusCode, 405);
-    assert.equal(res.headers['allow'], 'GET, POST');
-    assert.match(res.body, /<error id="0">Method not allowed/);
+    for (const method of ['DELETE', 'PUT', 'PATCH', 'OPTIONS'] as const) {
+      const res = await ctx.app.inject({ method, url: '/3/account/get.php?f=xml' });
+      assert.equal(res.statusCode, 405, method);
+      assert.equal(res.headers['allow'], 'GET, POST');
+      assert.match(res.body, /<error id="0">Method not allowed/);
+    }
   });
 
   it('a malformed JSON body gets an error record, not a stack trace', async () => {
@@ -187,6 +204,20 @@ describe('errors of the transport', () => {
     assert.equal(res.statusCode, 400);
     assert.match(res.body, /^<\?xml[^>]*\?><error id="0">Malformed request/);
     assert.doesNotMatch(res.body, /at .*\.js|SyntaxError/);
+  });
+
+  it('a JSON body nested too deeply to handle is treated as absent, never a 500', async () => {
+    const deep = '['.repeat(200_000) + ']'.repeat(200_000);
+    const post = (payload: string) =>
+      ctx.app.inject({ method: 'POST', url: '/3/account/get.php', headers: { 'content-type': 'application/json' }, payload });
+    // The token nested too deeply: no token at all (error 1).
+    const noToken = await post(`{"access_token":${deep}}`);
+    assert.equal(noToken.statusCode, 401);
+    assert.equal((noToken.json() as { errorCode: number }).errorCode, 1);
+    // `f` nested too deeply: no format asked for, so JSON.
+    const noFormat = await post(`{"access_token":"${token}","f":${deep}}`);
+    assert.equal(noFormat.statusCode, 200);
+    assert.equal(typeof (noFormat.json() as { userid: unknown }).userid, 'string');
   });
 
   it('a broken multipart body gets an error record', async () => {
@@ -306,6 +337,10 @@ describe('logs', () => {
       await api(ctx, tokens.access_token, '/3/account/get.php');
       await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
       await ctx.app.inject({ method: 'GET', url: `/3/nothing.php?access_token=${tokens.access_token}&refresh_token=${tokens.refresh_token}` });
+      // Percent-encoded names are read as the plain ones, so they must be redacted too.
+      const encoded = await ctx.app.inject({ method: 'GET', url: `/3/account/get.php?access%5Ftoken=${tokens.access_token}&f=xml` });
+      assert.equal(encoded.statusCode, 200, 'the encoded name authenticates');
+      await ctx.app.inject({ method: 'GET', url: `/3/account/get.php?%61ccess_token=${tokens.access_token}&ACCESS_TOKEN=${tokens.access_token}` });
       const log = lines.join('');
       assert.ok(lines.length >= 5, 'one line per request');
       for (const secret of [code, tokens.access_token, tokens.refresh_token, app.clientSecret]) {

@@ -21,7 +21,7 @@ export interface ApiRoute {
 }
 
 /** Methods that no v3 endpoint accepts: answered 405 in the API's own format. */
-export const OTHER_METHODS = ['PUT', 'DELETE', 'PATCH'] as const;
+export const OTHER_METHODS = ['PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 
 export function methodNotAllowed(allow: string) {
   return async function wrongMethod(): Promise<never> {

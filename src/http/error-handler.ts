@@ -4,7 +4,7 @@ import { pageHeaders } from '../web/html.js';
 import { errorPage } from '../web/pages.js';
 import { MalformedBody } from './body-parsers.js';
 import { sendError } from './error-body.js';
-import { formatOf, queryFormatOf } from './reply.js';
+import { formatOf, queryFormatOf, type Format } from './reply.js';
 
 /**
  * Turns anything thrown into the answer a client can use: an API error record in the negotiated
@@ -45,14 +45,31 @@ function pageError(reply: FastifyReply, err: unknown, apiError: ApiError): Fasti
   );
 }
 
+/** The format for an error; never throws (the body may be what failed), JSON when in doubt. */
+function safeFormat(request: FastifyRequest): Format {
+  try {
+    return request.body === undefined ? queryFormatOf(request) : formatOf(request);
+  } catch {
+    return 'json';
+  }
+}
+
+/**
+ * Errors Fastify raises before a route runs (a URL that cannot be decoded): answered in the API's
+ * format, without echoing the URL (it may hold a token). The query cannot be parsed, so `f=xml` is
+ * looked for in the raw URL.
+ */
+export function frameworkError(_error: Error, request: FastifyRequest, reply: FastifyReply): void {
+  const format: Format = /[?&]f=xml(&|$)/i.test(request.raw.url ?? '') ? 'xml' : 'json';
+  void sendError(request, reply, new ApiError(0, { status: 400, desc: 'Malformed request: the URL could not be read' }), format);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(function handleError(err, request, reply) {
     const apiError = toApiError(err, request);
     if (apiError.status >= 500) request.log.error({ err }, 'request failed');
     if (request.routeOptions.config?.kind === 'page') return pageError(reply, err, apiError);
-    // The body may be what failed: then only the query string can say which format to use.
-    const format = request.body === undefined ? queryFormatOf(request) : formatOf(request);
-    return sendError(request, reply, apiError, format);
+    return sendError(request, reply, apiError, safeFormat(request));
   });
 
   app.setNotFoundHandler(function unknownEndpoint(request, reply) {

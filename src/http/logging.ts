@@ -1,10 +1,29 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /** Query parameters that carry credentials; their values never reach a log line. */
-const SECRET_PARAMS = /([?&](?:access_token|refresh_token|code|client_secret|password|state|_csrf)=)[^&#]*/gi;
+const SECRET_PARAMS = new Set(['access_token', 'refresh_token', 'code', 'client_secret', 'password', 'state', '_csrf', 'code_verifier']);
 
+function decodedName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).trim().toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+/**
+ * The URL with the values of credential parameters replaced. Names are compared as the query
+ * parser will read them (percent-decoded, any case): `access%5Ftoken=` authenticates too.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[redacted]');
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const pairs = url.slice(q + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    return SECRET_PARAMS.has(decodedName(name)) ? `${name}=[redacted]` : pair;
+  });
+  return `${url.slice(0, q)}?${pairs.join('&')}`;
 }
 
 /**

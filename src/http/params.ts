@@ -50,7 +50,12 @@ function scalar(v: unknown): string | undefined {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Buffer.isBuffer(v)) return v.toString('utf8');
   // A JSON body may carry `tasks` as a real array: hand it on as the JSON text the API expects.
-  return JSON.stringify(v);
+  // A value nested too deeply to write back (stack overflow) counts as absent.
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The request's parameters, built once per request (after the body is parsed). */

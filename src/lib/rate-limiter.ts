@@ -42,6 +42,9 @@ export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, Window>();
   private hits = 0;
 
+  /** At most this many keys are held; past it the oldest are dropped (memory stays bounded). */
+  constructor(private readonly maxKeys = 200_000) {}
+
   async hit(key: string, rule: RateRule, nowMs: number): Promise<RateDecision> {
     if (rule.limit === 0) return ALLOWED;
     const w = this.current(key, rule, nowMs);
@@ -60,6 +63,8 @@ export class MemoryRateLimiter implements RateLimiter {
     const { start, end } = windowOf(rule, nowMs);
     let w = this.windows.get(key);
     if (!w || w.start !== start) {
+      if (!w && this.windows.size >= this.maxKeys) this.sweep(nowMs);
+      if (!w && this.windows.size >= this.maxKeys) this.windows.delete(this.windows.keys().next().value as string);
       w = { start, end, count: 0 };
       this.windows.set(key, w);
     }

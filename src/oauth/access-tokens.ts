@@ -1,7 +1,7 @@
 import { unixSeconds, type Clock } from '../lib/clock.js';
 import { sha256Hex } from '../lib/crypto.js';
 import type { Store } from '../storage/store.js';
-import { grantedScopes } from './scopes.js';
+import { grantedScopes, parseScope } from './scopes.js';
 
 /** Who is calling: the result of a valid access token. */
 export interface AuthContext {
@@ -50,7 +50,7 @@ export class AccessTokens {
       userPk: row.userPk,
       clientPk: row.clientPk,
       grantId: row.grantId,
-      scopes: grantedScopes(row.scope.split(' ')),
+      scopes: grantedScopes(parseScope(row.scope) ?? []),
       expiresAt: row.expiresAt,
     };
     if (this.cacheSeconds > 0) {

@@ -203,6 +203,28 @@ describe('authorize page', () => {
     assert.match(res.body, /session has ended/);
   });
 
+  it('consent is given for the account the page showed, not whoever signed in since in another tab', async () => {
+    const other = await createAccount(ctx);
+    const b = await signedIn(ctx, app, account);
+    const consent = await b.get(authorizeUrl(app));
+    // Another tab of the same browser signs in as someone else.
+    await b.post(PATH, { ...hiddenInputs(consent.body.slice(consent.body.lastIndexOf('<form'))) });
+    await signedIn(ctx, app, other, b);
+    const res = await b.post(PATH, { ...hiddenInputs(consent.body), action: 'allow' });
+    assert.equal(res.statusCode, 200, 'the page is shown again, nothing is issued');
+    assert.equal(res.headers['location'], undefined);
+    assert.match(res.body, new RegExp(other.email.replace(/[.]/g, '\\.')));
+  });
+
+  it('a device cookie the server did not issue for the account is replaced at sign-in', async () => {
+    const b = new Browser(ctx.app);
+    b.cookies.set('tickler_device', 'attacker-chosen-value');
+    await signedIn(ctx, app, account, b);
+    assert.notEqual(b.cookies.get('tickler_device'), 'attacker-chosen-value');
+    const { sha256Hex } = await import('../lib/crypto.js');
+    assert.equal(await ctx.deps.store.read.accounts.isKnownDevice(account.pk, sha256Hex('attacker-chosen-value')), false);
+  });
+
   it('the hidden fields are checked again on post: a swapped redirect_uri gets an error page', async () => {
     const b = await signedIn(ctx, app, account);
     const consent = await b.get(authorizeUrl(app));
@@ -248,6 +270,52 @@ describe('authorize page', () => {
   });
 });
 
+describe('PKCE (RFC 7636, S256 only)', () => {
+  let ctx: TestContext;
+  let app: TestApp;
+  let account: Account;
+  const verifier = 'a-long-random-verifier-of-at-least-43-characters-0123456789';
+  let challenge: string;
+
+  before(async () => {
+    ctx = await testContext();
+    app = await createApp(ctx, 'com.example.tasks:/oauth2redirect', 'Native');
+    account = await createAccount(ctx);
+    const { createHash } = await import('node:crypto');
+    challenge = createHash('sha256').update(verifier).digest('base64url');
+  });
+  after(() => ctx.close());
+
+  async function codeFor(extra: Record<string, string>): Promise<string> {
+    const b = await signedIn(ctx, app, account, new Browser(ctx.app));
+    const consent = await b.get(authorizeUrl(app, extra));
+    const res = await b.post(PATH, { ...hiddenInputs(consent.body), action: 'allow' });
+    return new URL(res.headers['location'] as string).searchParams.get('code') as string;
+  }
+  const exchange = (code: string, more: Record<string, string> = {}) =>
+    tokenRequest(ctx, app, { grant_type: 'authorization_code', code, ...more }).then((r) => r.json() as { errorCode?: number; access_token?: string });
+
+  it('a code issued with a challenge needs the matching verifier; a failed try does not spend it', async () => {
+    const code = await codeFor({ code_challenge: challenge, code_challenge_method: 'S256' });
+    assert.equal((await exchange(code)).errorCode, 102, 'no verifier');
+    assert.equal((await exchange(code, { code_verifier: `${verifier}x` })).errorCode, 102, 'wrong verifier');
+    assert.ok((await exchange(code, { code_verifier: verifier })).access_token);
+  });
+
+  it('a verifier for a code issued without a challenge is refused (no downgrade)', async () => {
+    const code = await codeFor({});
+    assert.equal((await exchange(code, { code_verifier: verifier })).errorCode, 102);
+  });
+
+  it('plain, or a malformed challenge, goes back to the app as invalid_request', async () => {
+    for (const extra of [{ code_challenge: challenge, code_challenge_method: 'plain' }, { code_challenge: challenge }, { code_challenge: 'short', code_challenge_method: 'S256' }]) {
+      const res = await new Browser(ctx.app).get(authorizeUrl(app, extra));
+      assert.equal(res.statusCode, 302);
+      assert.equal(new URL((res.headers['location'] as string).replace('com.example.tasks:', 'https://x')).searchParams.get('error'), 'invalid_request');
+    }
+  });
+});
+
 describe('sign-in throttling', () => {
   let ctx: TestContext;
   let app: TestApp;
@@ -266,13 +334,14 @@ describe('sign-in throttling', () => {
 
   it('stops guessing on an account, but not its owner on a browser that signed in before', async () => {
     ctx.clock.set(Date.UTC(2026, 2, 1, 12, 0, 0));
+    // The owner's first sign-in from this browser is one of the shared count's three attempts.
     const owner = await signedIn(ctx, app, account, new Browser(ctx.app, '192.0.2.10'));
     owner.cookies.delete('tickler_session');
     const attacker = new Browser(ctx.app, '198.51.100.66');
-    for (let i = 0; i < 3; i++) assert.equal((await attempt(attacker, account.email, `guess ${i}`)).statusCode, 200);
+    for (let i = 0; i < 2; i++) assert.equal((await attempt(attacker, account.email, `guess ${i}`)).statusCode, 200);
     const blocked = await attempt(attacker, account.email, PASSWORD);
     assert.equal(blocked.statusCode, 429, 'even the right password is not tried');
-    assert.match(blocked.body, /Too many failed sign-ins/);
+    assert.match(blocked.body, /Too many sign-in attempts/);
     assert.ok(Number(blocked.headers['retry-after']) > 0);
     // A fresh browser of anyone else shares the attacker's count...
     assert.equal((await attempt(new Browser(ctx.app, '203.0.113.5'), account.email, PASSWORD)).statusCode, 429);
@@ -280,6 +349,18 @@ describe('sign-in throttling', () => {
     assert.equal((await attempt(owner, account.email, PASSWORD)).statusCode, 303);
     ctx.clock.advance(15 * 60);
     assert.equal((await attempt(new Browser(ctx.app, '203.0.113.5'), account.email, PASSWORD)).statusCode, 303);
+  });
+
+  it('guesses sent in parallel are counted before the password is checked', async () => {
+    ctx.clock.set(Date.UTC(2026, 2, 4, 12, 0, 0));
+    const victim = await createAccount(ctx);
+    const b = new Browser(ctx.app, '198.51.100.99');
+    const fields = hiddenInputs((await b.get(authorizeUrl(app))).body);
+    // Twelve wrong guesses and the right password, all at once.
+    const guesses = [...Array.from({ length: 12 }, (_, i) => `guess ${i}`), PASSWORD];
+    const statuses = await Promise.all(guesses.map((password) => b.post(PATH, { ...fields, email: victim.email, password }).then((r) => r.statusCode)));
+    assert.equal(statuses.filter((s) => s !== 429).length, 3, statuses.join(' '));
+    assert.equal(statuses.at(-1), 429, 'the right password, past the limit, was not even tried');
   });
 
   it('unknown addresses are throttled exactly like real ones (no account enumeration)', async () => {

@@ -39,6 +39,8 @@ function authorizeParams(p: Params): AuthorizeParams {
     state: p.get('state'),
     scope: p.get('scope'),
     redirectUri: p.get('redirect_uri'),
+    codeChallenge: p.text('code_challenge'),
+    codeChallengeMethod: p.text('code_challenge_method'),
   };
 }
 
@@ -50,6 +52,8 @@ function carried(a: AuthorizeParams): Array<readonly [string, string | undefined
     ['state', a.state],
     ['scope', a.scope],
     ['redirect_uri', a.redirectUri],
+    ['code_challenge', a.codeChallenge],
+    ['code_challenge_method', a.codeChallengeMethod],
   ];
 }
 
@@ -73,7 +77,11 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
     const userPk = await sessionAccount(deps, request.cookies[names.session]);
     const account = userPk === null ? null : await deps.store.read.accounts.get(userPk);
     if (!account) return page(reply, 200, signInPage({ ...form(reply, a), appName: req.client.name, ...(notice && { error: notice }) }));
-    return page(reply, 200, consentPage({ ...form(reply, a), appName: req.client.name, email: account.email, scopeWords: req.scopeWords }));
+    return page(
+      reply,
+      200,
+      consentPage({ ...form(reply, a), appName: req.client.name, email: account.email, userid: account.userid, scopeWords: req.scopeWords }),
+    );
   }
 
   /** Runs the checks shared by GET and POST; answers the request itself unless it is valid. */
@@ -129,7 +137,7 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
           if (result.kind === 'throttled') {
             reply.header('retry-after', String(result.retryAfterSeconds));
             const minutes = Math.ceil(result.retryAfterSeconds / 60);
-            const error = `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+            const error = `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
             return page(reply, 429, signInPage({ ...form(reply, a), appName: req.client.name, email, error }));
           }
           if (result.kind === 'wrong') {
@@ -138,7 +146,10 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
           }
           // A fresh session id on every sign-in (no session fixation); the old one ends.
           await endSession(deps, sessionId);
-          const device = request.cookies[names.device] ?? randomUrlToken();
+          // Keep the browser's device cookie only if this server issued it for this account; a
+          // cookie planted by someone else is never adopted.
+          const presented = request.cookies[names.device];
+          const device = result.knownDevice && presented ? presented : randomUrlToken();
           const session = await startSession(deps, result.userPk, device);
           reply.setCookie(names.session, session.sessionId, cookieOptions(https, deps.config.sessionTtlSeconds));
           reply.setCookie(names.device, device, cookieOptions(https, DEVICE_COOKIE_DAYS * 86400));
@@ -150,6 +161,10 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
         case 'deny': {
           const userPk = await sessionAccount(deps, sessionId);
           if (userPk === null) return showConsentOrSignIn(request, reply, a, req, 'Your session has ended. Please sign in again.');
+          // The answer must be for the account the page showed: another tab may have signed in
+          // as someone else since. Then show the page again, for the account signed in now.
+          const shown = p.text('account');
+          if (shown !== (await deps.store.read.accounts.get(userPk))?.userid) return showConsentOrSignIn(request, reply, a, req);
           const location = p.text('action') === 'allow' ? await approve(deps, req, userPk) : deny(req);
           return reply.header('cache-control', 'no-store').redirect(location, 303);
         }

@@ -142,3 +142,12 @@ describe('edge cases found in review', () => {
     assert.equal(new URL(url).searchParams.get('state'), 'a\uFFFDb');
   });
 });
+
+describe('redirect addresses that would break a Location header or confuse URL parsers', () => {
+  test('are refused', () => {
+    for (const uri of ['https://app.example.org/cb/☃', 'https://app.example.org/cb/é', 'http://localhost\\@evil.example/cb', 'view-source:https://x.example', 'jar:https://x.example!/']) {
+      assert.notEqual(checkRedirectUri(uri), undefined, uri);
+    }
+    assert.equal(checkRedirectUri('https://app.example.org/cb/%E2%98%83'), undefined, 'percent-encoded is fine');
+  });
+});

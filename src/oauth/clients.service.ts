@@ -7,7 +7,7 @@ export class InvalidClientInput extends Error {
 }
 
 /** Schemes a redirect may never use: they would run code or read local data in the browser. */
-const FORBIDDEN_SCHEMES = new Set(['javascript', 'data', 'vbscript', 'file', 'about', 'blob', 'filesystem']);
+const FORBIDDEN_SCHEMES = new Set(['javascript', 'data', 'vbscript', 'file', 'about', 'blob', 'filesystem', 'view-source', 'jar']);
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
@@ -17,8 +17,10 @@ const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
  */
 export function checkRedirectUri(uri: string): string | undefined {
   if (uri.length === 0 || uri.length > 2000) return 'must have 1 to 2000 characters';
-  // eslint-disable-next-line no-control-regex
-  if (/[\s\x00-\x1f\x7f]/.test(uri)) return 'must not contain spaces or control characters';
+  // Printable ASCII only: the address goes into a Location header byte for byte, and a backslash
+  // is read as a slash by some URL parsers and not by others (a host confusion).
+  if (!/^[\x21-\x7e]+$/.test(uri)) return 'must be printable ASCII: no spaces, control characters or other characters (percent-encode them)';
+  if (uri.includes('\\')) return 'must not contain a backslash';
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri)?.[1]?.toLowerCase();
   if (!scheme) return 'must be an absolute address with a scheme (https://…, or myapp:/… for a native app)';
   if (FORBIDDEN_SCHEMES.has(scheme)) return `must not use the ${scheme}: scheme`;

@@ -98,9 +98,12 @@ describe('token endpoint', () => {
       assert.equal(q.statusCode, 200, q.body);
     });
 
-    it('echoes the requested scope string, unknown words included', async () => {
+    it('echoes the requested scope string exactly, unknown words and odd spacing included', async () => {
       const t = await authorize(ctx, account, app, 'basic tasks folders write');
       assert.equal(t.scope, 'basic tasks folders write');
+      const spaced = await authorize(ctx, account, app, 'basic  tasks\twrite');
+      assert.equal(spaced.scope, 'basic  tasks\twrite');
+      assert.equal((await api(ctx, spaced.access_token, '/3/account/get.php')).statusCode, 200);
     });
 
     it('fails with 102 (HTTP 200) on a wrong secret or an unknown client, without spending the code', async () => {
@@ -239,6 +242,17 @@ describe('token endpoint', () => {
       assert.equal((narrow.json() as TokenPair).scope, 'basic');
     });
 
+    it('a narrowed scope works whatever white space separates it, and an omitted one restores the original', async () => {
+      const narrow = (await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, scope: 'basic\ttasks' })).json() as TokenPair;
+      assert.equal(narrow.scope, 'basic\ttasks', 'echoed as requested');
+      assert.equal((await api(ctx, narrow.access_token, '/3/account/get.php')).statusCode, 200, 'and it grants basic');
+      const only = (await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: narrow.refresh_token, scope: 'tasks' })).json() as TokenPair;
+      assert.equal((await api(ctx, only.access_token, '/3/account/get.php')).statusCode, 401, 'basic narrowed away');
+      const back = (await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: only.refresh_token })).json() as TokenPair;
+      assert.equal(back.scope, 'basic tasks');
+      assert.equal((await api(ctx, back.access_token, '/3/account/get.php')).statusCode, 200);
+    });
+
     it('an access token is not a refresh token', async () => {
       assert.equal(errorCode(await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.access_token })), 102);
     });
@@ -319,7 +333,7 @@ describe('transport security (error 101)', () => {
 });
 
 describe('token rate limits (error 103)', () => {
-  it('per client id: 103 with HTTP 429 and Retry-After, bad secrets included', async () => {
+  it('failed client authentications: 103 with HTTP 429 and Retry-After, per client id and address', async () => {
     const ctx = await testContext({ RATE_LIMIT_TOKEN_PER_CLIENT: '3/1h' });
     try {
       const app = await createApp(ctx);
@@ -332,6 +346,30 @@ describe('token rate limits (error 103)', () => {
       // Another app is not affected.
       const other = await createApp(ctx);
       assert.equal(errorCode(await tokenRequest(ctx, other, { grant_type: 'authorization_code', code: 'x' })), 102);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it("a stranger's wrong secrets do not lock the real app out, and authenticated requests have their own budget", async () => {
+    const ctx = await testContext({ RATE_LIMIT_TOKEN_PER_CLIENT: '3/1h' });
+    try {
+      const app = await createApp(ctx);
+      const account = await createAccount(ctx);
+      const wrong = { grant_type: 'authorization_code', code: 'x', client_id: app.clientId, client_secret: 'wrong' };
+      // Another machine (a loopback address other than the app's, so that plain HTTP is allowed).
+      const stranger = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await ctx.app.inject({ method: 'POST', url: '/3/account/token.php', remoteAddress: '127.0.0.66', payload: wrong });
+        stranger.push(errorCode(res));
+      }
+      assert.deepEqual(stranger, [102, 102, 102, 103, 103]);
+      const statuses = [];
+      for (let i = 0; i < 4; i++) {
+        const code = await issueCode(ctx, account, app, 'basic');
+        statuses.push((await tokenRequest(ctx, app, { grant_type: 'authorization_code', code })).statusCode);
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 429]);
     } finally {
       await ctx.close();
     }

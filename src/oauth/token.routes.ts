@@ -55,27 +55,44 @@ function clientInfo(p: Params): ClientInfo {
   return { vers: field('vers'), os: field('os'), device: field('device'), udid: field('udid') };
 }
 
+/** Client ids are short and plain; anything else is not used as a rate-limit key (unbounded memory). */
+const PLAUSIBLE_CLIENT_ID = /^[A-Za-z0-9._~-]{1,100}$/;
+
 export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
+  const limits = deps.config.rateLimits;
   app.route({
     method: 'POST',
     url: '/3/account/token.php',
     config: { kind: 'token', malformedCode: 102 },
+    // Before the body is read: a plain-HTTP request from afar is refused whatever it carries.
+    onRequest: async function requireSecureTransport(request) {
+      if (!isSecureEnough(request)) throw new ApiError(101);
+    },
     handler: async function tokenEndpoint(request, reply) {
       await guardApi(deps, request, reply);
-      if (!isSecureEnough(request)) throw new ApiError(101);
       const p = paramsOf(request);
       const creds = clientCredentials(request, p);
-      const limitKey = `token:client:${creds.id ?? `address:${request.ip}`}`;
-      const d = await deps.limiter.hit(limitKey, deps.config.rateLimits.tokenPerClient, deps.clock.now());
-      if (!d.allowed) throw new ApiError(103, { retryAfter: d.retryAfterSeconds });
+      const now = deps.clock.now();
+      // Failed authentications count per (client id, address): a stranger who knows an app's
+      // public id cannot spend that app's budget for its real users.
+      const claimed = creds.id !== undefined && PLAUSIBLE_CLIENT_ID.test(creds.id) ? creds.id : '?';
+      const failKey = `token:fail:${claimed}:${request.ip}`;
+      const before = await deps.limiter.check(failKey, limits.tokenPerClient, now);
+      if (!before.allowed) throw new ApiError(103, { retryAfter: before.retryAfterSeconds });
       const client = creds.id && creds.secret !== undefined ? await authenticateClient(deps.store, creds.id, creds.secret) : null;
-      if (!client) throw new ApiError(102, { desc: 'Error requesting a token: invalid client credentials' });
+      if (!client) {
+        await deps.limiter.hit(failKey, limits.tokenPerClient, now);
+        throw new ApiError(102, { desc: 'Error requesting a token: invalid client credentials' });
+      }
+      const d = await deps.limiter.hit(`token:client:${client.pk}`, limits.tokenPerClient, now);
+      if (!d.allowed) throw new ApiError(103, { retryAfter: d.retryAfterSeconds });
       const issued = await grantTokens(deps, client, {
         grantType: p.text('grant_type'),
         code: p.text('code'),
         refreshToken: p.text('refresh_token'),
         redirectUri: p.text('redirect_uri'),
         scope: p.get('scope'),
+        codeVerifier: p.text('code_verifier'),
         info: clientInfo(p),
       });
       reply.header('pragma', 'no-cache');
@@ -92,6 +109,6 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
       );
     },
   });
-  // RFC 6749 3.2: token requests must be POST, so codes and secrets never sit in a URL.
+  // RFC 6749 3.2: token requests must be POST, so codes and secrets stay out of URLs and histories.
   app.route({ method: ['GET', ...OTHER_METHODS], url: '/3/account/token.php', config: { kind: 'token' }, handler: methodNotAllowed('POST') });
 }

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { unixSeconds } from '../lib/clock.js';
-import { randomHex, sha256Hex } from '../lib/crypto.js';
+import { randomHex, safeEqual, sha256Hex } from '../lib/crypto.js';
 import type { Client, ClientInfo, Grant, Repos } from '../storage/store.js';
 import type { Deps } from '../deps.js';
+import { PKCE_VALUE } from './authorize.service.js';
 import { parseScope } from './scopes.js';
 
 /** Spec 2.6 and 5: access tokens live two hours. */
@@ -16,6 +18,8 @@ export interface TokenRequest {
   readonly refreshToken: string | undefined;
   readonly redirectUri: string | undefined;
   readonly scope: string | undefined;
+  /** RFC 7636 code verifier, for a code issued with a challenge. */
+  readonly codeVerifier: string | undefined;
   readonly info: ClientInfo;
 }
 
@@ -37,7 +41,7 @@ const fail = (why: string): Outcome => ({ fail: why });
  * 4.1.2 and 10.4, RFC 9700 4.14). The revocation commits even though the request fails.
  */
 export async function grantTokens(deps: Deps, client: Client, req: TokenRequest): Promise<IssuedTokens> {
-  const userPk = await requestingUser(deps, req);
+  const userPk = await requestingUser(deps, client, req);
   if (userPk !== undefined) {
     const d = await deps.limiter.hit(`token:user:${userPk}`, deps.config.rateLimits.tokenPerUser, deps.clock.now());
     if (!d.allowed) throw new ApiError(103, { retryAfter: d.retryAfterSeconds });
@@ -61,13 +65,18 @@ export async function grantTokens(deps: Deps, client: Client, req: TokenRequest)
   return outcome.ok;
 }
 
-/** The account a token request is about, read without locking, for the per-user rate limit. */
-async function requestingUser(deps: Deps, req: TokenRequest): Promise<number | undefined> {
-  if (req.grantType === 'authorization_code' && req.code) return (await deps.store.read.oauth.code(sha256Hex(req.code)))?.userPk;
-  if (req.grantType === 'refresh_token' && req.refreshToken) {
-    return (await deps.store.read.oauth.token(sha256Hex(req.refreshToken)))?.userPk;
-  }
-  return undefined;
+/**
+ * The account a token request is about, read without locking, for the per-user rate limit. Only a
+ * code or token of the presenting app counts: another app holding a copy cannot spend the limit.
+ */
+async function requestingUser(deps: Deps, client: Client, req: TokenRequest): Promise<number | undefined> {
+  const found =
+    req.grantType === 'authorization_code' && req.code
+      ? await deps.store.read.oauth.code(sha256Hex(req.code))
+      : req.grantType === 'refresh_token' && req.refreshToken
+        ? await deps.store.read.oauth.token(sha256Hex(req.refreshToken))
+        : null;
+  return found && found.clientPk === client.pk ? found.userPk : undefined;
 }
 
 async function exchangeCode(deps: Deps, tx: Repos, client: Client, req: TokenRequest): Promise<Outcome> {
@@ -83,6 +92,8 @@ async function exchangeCode(deps: Deps, tx: Repos, client: Client, req: TokenReq
     return fail('authorization code was already used');
   }
   if (code.expiresAt <= now) return fail('authorization code has expired');
+  const pkce = checkVerifier(code.codeChallenge, req.codeVerifier);
+  if (pkce) return fail(pkce);
   if (req.redirectUri !== undefined && req.redirectUri !== client.redirectUri) return fail('redirect_uri does not match');
   const grant = await tx.oauth.createGrant({
     userPk: code.userPk,
@@ -96,6 +107,18 @@ async function exchangeCode(deps: Deps, tx: Repos, client: Client, req: TokenReq
   return { ok: await issue(tx, grant, grant.scope, now) };
 }
 
+/**
+ * RFC 7636 4.6: with a challenge, the verifier must hash to it. Without one, a verifier is refused:
+ * an attacker who swapped in a code issued without a challenge must not pass (RFC 9700 2.1.1).
+ * A failed check does not spend the code.
+ */
+function checkVerifier(challenge: string | null, verifier: string | undefined): string | undefined {
+  if (challenge === null) return verifier === undefined ? undefined : 'code_verifier sent, but the authorization request had no code_challenge';
+  if (verifier === undefined) return 'code_verifier is required: the authorization request had a code_challenge';
+  const hashed = createHash('sha256').update(verifier, 'ascii').digest('base64url');
+  return PKCE_VALUE.test(verifier) && safeEqual(hashed, challenge) ? undefined : 'code_verifier does not match the code_challenge';
+}
+
 async function rotateRefresh(deps: Deps, tx: Repos, client: Client, req: TokenRequest): Promise<Outcome> {
   if (!req.refreshToken) return fail('refresh_token is required');
   const now = unixSeconds(deps.clock);
@@ -107,16 +130,17 @@ async function rotateRefresh(deps: Deps, tx: Repos, client: Client, req: TokenRe
     return { fail: 'refresh token was already used; this authorization is revoked', revokedGrant: old.grantId };
   }
   if (old.expiresAt <= now || old.grantExpiresAt <= now) return fail('refresh token has expired');
-  let scope = old.scope;
-  if (req.scope !== undefined && req.scope.trim() !== '') {
-    // RFC 6749 6: a refresh may narrow the scope, never widen it.
-    const asked = parseScope(req.scope);
-    const had = new Set(old.scope.split(' '));
-    if (!asked || !asked.every((w) => had.has(w))) return fail('scope exceeds the original authorization');
-    scope = req.scope.trim();
-  }
   const grant = await tx.oauth.grant(old.grantId);
   if (!grant) return fail('invalid refresh token');
+  // RFC 6749 6: a refresh may narrow the scope, never widen it; an omitted scope means the one
+  // originally granted (also after an earlier refresh narrowed it).
+  let scope = grant.scope;
+  if (req.scope !== undefined && req.scope.trim() !== '') {
+    const asked = parseScope(req.scope);
+    const had = new Set(parseScope(grant.scope) ?? []);
+    if (!asked || !asked.every((w) => had.has(w))) return fail('scope exceeds the original authorization');
+    scope = req.scope;
+  }
   await tx.oauth.markTokenUsed(old.hash, now);
   await tx.oauth.recordClientInfo(grant.id, req.info, now);
   return { ok: await issue(tx, grant, scope, now) };

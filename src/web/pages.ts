@@ -25,7 +25,9 @@ ${hiddenFields([...ctx.request, ['_csrf', ctx.csrf], ['action', 'signin']])}
   );
 }
 
-export function consentPage(ctx: FormContext & { appName: string; email: string; scopeWords: readonly string[] }): string {
+export function consentPage(
+  ctx: FormContext & { appName: string; email: string; userid: string; scopeWords: readonly string[] },
+): string {
   const items = ctx.scopeWords
     .map((w) => describeScope(w))
     .map((d) => `<li${d.known ? '' : ' class="muted"'}>${h(d.text)}</li>`)
@@ -37,7 +39,7 @@ export function consentPage(ctx: FormContext & { appName: string; email: string;
 <p>${h(ctx.appName)} asks to:</p>
 <ul class="scopes">${items}</ul>
 <form method="post" action="${h(ctx.action)}">
-${hiddenFields([...ctx.request, ['_csrf', ctx.csrf]])}
+${hiddenFields([...ctx.request, ['_csrf', ctx.csrf], ['account', ctx.userid]])}
 <button type="submit" name="action" value="allow">Allow</button>
 <button type="submit" name="action" value="deny" class="secondary">Deny</button>
 </form>

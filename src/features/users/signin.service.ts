@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { emailKey } from './users.service.js';
 
 export type SignInResult =
-  | { readonly kind: 'ok'; readonly userPk: number }
+  | { readonly kind: 'ok'; readonly userPk: number; readonly knownDevice: boolean }
   | { readonly kind: 'wrong' }
   | { readonly kind: 'throttled'; readonly retryAfterSeconds: number };
 
@@ -19,10 +19,13 @@ export interface SignInAttempt {
 
 /**
  * Password sign-in, throttled without locking the real user out (OWASP's "device cookie" scheme):
- * failures count per account separately for each browser that has signed in to it before, and
+ * attempts count per account separately for each browser that has signed in to it before, and
  * together for all browsers that have not. Someone guessing from elsewhere exhausts only the
  * shared count; the owner's known browser keeps its own. A per-address count limits one source
- * spraying many accounts. Only failures count. See docs/decisions/0005-sign-in-throttling.md.
+ * spraying many accounts. See docs/decisions/0005-sign-in-throttling.md.
+ *
+ * Every attempt is counted before the password is checked: counting only after the (slow, on
+ * purpose) hash would let guesses sent in parallel all pass the check before any was counted.
  */
 export async function signIn(deps: Deps, a: SignInAttempt): Promise<SignInResult> {
   const key = emailKey(a.email);
@@ -35,14 +38,12 @@ export async function signIn(deps: Deps, a: SignInAttempt): Promise<SignInResult
   const rules = deps.config.rateLimits;
   const now = deps.clock.now();
   for (const [k, rule] of [[accountKey, rules.signinPerAccount], [addressKey, rules.signinPerAddress]] as const) {
-    const d = await deps.limiter.check(k, rule, now);
+    const d = await deps.limiter.hit(k, rule, now);
     if (!d.allowed) return { kind: 'throttled', retryAfterSeconds: d.retryAfterSeconds };
   }
   const password = a.password.length > MAX_PASSWORD_LENGTH ? '' : a.password;
   // Unknown e-mail: verify against a decoy so the answer takes as long as for a real account.
   const ok = await verifyPassword(password, creds?.passwordHash ?? (await decoyHash()));
-  if (creds && ok && password !== '') return { kind: 'ok', userPk: creds.pk };
-  await deps.limiter.hit(accountKey, rules.signinPerAccount, now);
-  await deps.limiter.hit(addressKey, rules.signinPerAddress, now);
+  if (creds && ok && password !== '') return { kind: 'ok', userPk: creds.pk, knownDevice };
   return { kind: 'wrong' };
 }
