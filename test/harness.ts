@@ -92,7 +92,7 @@ export async function createApp(ctx: TestContext, redirectUri = 'https://app.exa
 export async function issueCode(ctx: TestContext, account: Account, app: TestApp, scope = 'basic tasks write'): Promise<string> {
   const words = parseScope(scope);
   if (!words) throw new Error(`bad scope ${scope}`);
-  const location = await approve(ctx.deps, { client: app.client, state: 's', scope, scopeWords: words }, account.pk);
+  const location = await approve(ctx.deps, { client: app.client, state: 's', scope, scopeWords: words, codeChallenge: null }, account.pk);
   const code = new URL(location).searchParams.get('code');
   if (!code) throw new Error('no code');
   return code;
@@ -136,5 +136,38 @@ export async function api(
     url: path,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
     payload: new URLSearchParams(form).toString(),
+  });
+}
+
+/** tasks/{add,edit,delete}.php with a `tasks` array; `extra` adds parameters (fields, f, reschedule). */
+export async function tasksCall(
+  ctx: TestContext,
+  token: string,
+  action: 'add' | 'edit' | 'delete',
+  tasks: unknown,
+  extra: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return api(ctx, token, `/3/tasks/${action}.php`, { tasks: JSON.stringify(tasks), ...extra });
+}
+
+/** A folder, context, goal or location written through the store (not the endpoints). */
+export async function createOrganizer(
+  ctx: TestContext,
+  account: Account,
+  kind: 'folder' | 'context' | 'goal' | 'location',
+  name: string,
+  extra: Record<string, number | string> = {},
+): Promise<number> {
+  return ctx.deps.store.transaction(async (tx) => {
+    const id = await tx.accounts.allocateIds(account.pk, kind, 1);
+    const base: Record<string, Record<string, number | string>> = {
+      folder: { private: 0, archived: 0, ord: id },
+      context: { private: 0 },
+      goal: { level: 0, contributes: 0, archived: 0, private: 0, note: '' },
+      location: { description: '', lat: 0, lon: 0 },
+    };
+    const record = { id, name, ...base[kind], ...extra } as never;
+    await tx.organizers.insert(account.pk, kind, record, name.trim().normalize('NFC').toLowerCase());
+    return id;
   });
 }

@@ -10,6 +10,12 @@
  * Times are Unix seconds unless a name says otherwise.
  */
 
+import type { OrganizersRepo } from './organizers-port.js';
+import type { TasksRepo } from './tasks-port.js';
+
+export type * from './organizers-port.js';
+export type * from './tasks-port.js';
+
 export const STAMP_NAMES = [
   'lastedit_task',
   'lastdelete_task',
@@ -91,6 +97,8 @@ export interface AuthCode {
   readonly usedAt: number | null;
   /** The grant created when the code was exchanged (for revocation on replay). */
   readonly grantId: number | null;
+  /** RFC 7636 S256 code challenge, when the app sent one. */
+  readonly codeChallenge: string | null;
 }
 
 export type NewAuthCode = Omit<AuthCode, 'usedAt' | 'grantId'>;
@@ -150,6 +158,8 @@ export interface AccountsRepo {
   create(input: NewAccount): Promise<Account>;
   get(pk: number): Promise<Account | null>;
   credentialsByEmail(emailKey: string): Promise<Credentials | null>;
+  /** The internal key of the account with this public userid, or null. */
+  pkByUserid(userid: string): Promise<number | null>;
   /** Serialises writers of this account until the transaction ends (no-op outside one). */
   lock(pk: number): Promise<void>;
   /**
@@ -202,6 +212,8 @@ export interface Repos {
   readonly clients: ClientsRepo;
   readonly oauth: OAuthRepo;
   readonly sessions: SessionsRepo;
+  readonly tasks: TasksRepo;
+  readonly organizers: OrganizersRepo;
 }
 
 export interface MigrationStatus {

@@ -66,6 +66,10 @@ export class SqliteAccounts implements AccountsRepo {
     return row ? { pk: row.pk, passwordHash: row.password_hash } : null;
   }
 
+  async pkByUserid(userid: string): Promise<number | null> {
+    return this.c.get<{ pk: number }>('SELECT pk FROM accounts WHERE userid = ?', userid)?.pk ?? null;
+  }
+
   async lock(): Promise<void> {
     // SQLite transactions here are BEGIN IMMEDIATE: the whole database is already locked for writing.
   }

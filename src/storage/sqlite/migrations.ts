@@ -126,4 +126,127 @@ CREATE TABLE id_counters (
 ) STRICT, WITHOUT ROWID;
 `,
   },
+  {
+    version: 3,
+    name: 'tasks, folders, contexts, goals, locations',
+    sql: `
+-- Organisers of tasks. name_key is the name trimmed, NFC-normalised and lower-cased: names are
+-- unique per account without regard to case.
+CREATE TABLE folders (
+  user_pk  INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  id       INTEGER NOT NULL,
+  name     TEXT    NOT NULL,
+  name_key TEXT    NOT NULL,
+  private  INTEGER NOT NULL DEFAULT 0,
+  archived INTEGER NOT NULL DEFAULT 0,
+  ord      INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, id),
+  UNIQUE (user_pk, name_key)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE contexts (
+  user_pk  INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  id       INTEGER NOT NULL,
+  name     TEXT    NOT NULL,
+  name_key TEXT    NOT NULL,
+  private  INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (user_pk, id),
+  UNIQUE (user_pk, name_key)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE goals (
+  user_pk     INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  id          INTEGER NOT NULL,
+  name        TEXT    NOT NULL,
+  name_key    TEXT    NOT NULL,
+  level       INTEGER NOT NULL DEFAULT 0,
+  contributes INTEGER NOT NULL DEFAULT 0,
+  archived    INTEGER NOT NULL DEFAULT 0,
+  private     INTEGER NOT NULL DEFAULT 0,
+  note        TEXT    NOT NULL DEFAULT '',
+  PRIMARY KEY (user_pk, id),
+  UNIQUE (user_pk, name_key)
+) STRICT;
+
+CREATE TABLE locations (
+  user_pk     INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  id          INTEGER NOT NULL,
+  name        TEXT    NOT NULL,
+  name_key    TEXT    NOT NULL,
+  description TEXT    NOT NULL DEFAULT '',
+  lat         REAL    NOT NULL DEFAULT 0,
+  lon         REAL    NOT NULL DEFAULT 0,
+  PRIMARY KEY (user_pk, id),
+  UNIQUE (user_pk, name_key)
+) STRICT;
+
+-- Tasks. Dates are Unix seconds at 12:00 GMT of their day (0 = none). duetime and starttime are
+-- floating clock times in seconds after midnight (NULL = no time). repeat_index counts the
+-- occurrences of a repeating series used up (for COUNT).
+CREATE TABLE tasks (
+  user_pk      INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  id           INTEGER NOT NULL,
+  title        TEXT    NOT NULL,
+  tag          TEXT    NOT NULL DEFAULT '',
+  folder       INTEGER NOT NULL DEFAULT 0,
+  context      INTEGER NOT NULL DEFAULT 0,
+  goal         INTEGER NOT NULL DEFAULT 0,
+  location     INTEGER NOT NULL DEFAULT 0,
+  parent       INTEGER NOT NULL DEFAULT 0,
+  ord          INTEGER NOT NULL DEFAULT 0,
+  duedate      INTEGER NOT NULL DEFAULT 0,
+  duedatemod   INTEGER NOT NULL DEFAULT 0,
+  startdate    INTEGER NOT NULL DEFAULT 0,
+  duetime      INTEGER,
+  starttime    INTEGER,
+  remind       INTEGER NOT NULL DEFAULT 0,
+  repeat       TEXT    NOT NULL DEFAULT '',
+  repeat_index INTEGER NOT NULL DEFAULT 1,
+  status       INTEGER NOT NULL DEFAULT 0,
+  length       INTEGER NOT NULL DEFAULT 0,
+  priority     INTEGER NOT NULL DEFAULT 0,
+  star         INTEGER NOT NULL DEFAULT 0,
+  modified     INTEGER NOT NULL,
+  completed    INTEGER NOT NULL DEFAULT 0,
+  added        INTEGER NOT NULL,
+  timer        INTEGER NOT NULL DEFAULT 0,
+  timeron      INTEGER NOT NULL DEFAULT 0,
+  note         TEXT    NOT NULL DEFAULT '',
+  previous     INTEGER NOT NULL DEFAULT 0,
+  via          INTEGER NOT NULL DEFAULT 3,
+  PRIMARY KEY (user_pk, id)
+) STRICT;
+-- Incremental sync (after=/before=) reads by modification time, whatever the account's size.
+CREATE INDEX tasks_by_modified ON tasks (user_pk, modified);
+-- Subtasks of a parent: children counts, cascading deletes, order among siblings.
+CREATE INDEX tasks_by_parent ON tasks (user_pk, parent) WHERE parent <> 0;
+
+-- meta is private to each app: one value per task and app.
+CREATE TABLE task_meta (
+  user_pk   INTEGER NOT NULL,
+  task_id   INTEGER NOT NULL,
+  client_pk INTEGER NOT NULL REFERENCES clients(pk) ON DELETE CASCADE,
+  meta      TEXT    NOT NULL,
+  PRIMARY KEY (user_pk, task_id, client_pk),
+  FOREIGN KEY (user_pk, task_id) REFERENCES tasks(user_pk, id) ON DELETE CASCADE
+) STRICT, WITHOUT ROWID;
+
+-- Tombstones for tasks/deleted.php; ids are never reused, so one row per id.
+CREATE TABLE deleted_tasks (
+  user_pk INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  id      INTEGER NOT NULL,
+  stamp   INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX deleted_tasks_by_stamp ON deleted_tasks (user_pk, stamp);
+`,
+  },
+  {
+    version: 4,
+    name: 'PKCE challenges on authorization codes',
+    sql: `
+-- RFC 7636: the S256 challenge an app sent with its authorization request, checked at exchange.
+ALTER TABLE auth_codes ADD COLUMN code_challenge TEXT;
+`,
+  },
 ];

@@ -41,12 +41,13 @@ export class SqliteOAuth implements OAuthRepo {
 
   async createCode(n: NewAuthCode): Promise<void> {
     this.c.run(
-      'INSERT INTO auth_codes (code_hash, client_pk, user_pk, scope, expires_at) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO auth_codes (code_hash, client_pk, user_pk, scope, expires_at, code_challenge) VALUES (?, ?, ?, ?, ?, ?)',
       n.codeHash,
       n.clientPk,
       n.userPk,
       n.scope,
       n.expiresAt,
+      n.codeChallenge,
     );
   }
 
@@ -59,7 +60,8 @@ export class SqliteOAuth implements OAuthRepo {
       expires_at: number;
       used_at: number | null;
       grant_id: number | null;
-    }>('SELECT code_hash, client_pk, user_pk, scope, expires_at, used_at, grant_id FROM auth_codes WHERE code_hash = ?', codeHash);
+      code_challenge: string | null;
+    }>('SELECT code_hash, client_pk, user_pk, scope, expires_at, used_at, grant_id, code_challenge FROM auth_codes WHERE code_hash = ?', codeHash);
     if (!r) return null;
     return {
       codeHash: r.code_hash,
@@ -69,6 +71,7 @@ export class SqliteOAuth implements OAuthRepo {
       expiresAt: r.expires_at,
       usedAt: r.used_at,
       grantId: r.grant_id,
+      codeChallenge: r.code_challenge,
     };
   }
 

@@ -6,11 +6,13 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { PREF_NAMES, type NewAccount, type Prefs } from '../store.js';
+import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
+import { tasksContract } from '../tasks.contract.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteStore } from './sqlite-store.js';
 
-storeContract('sqlite', async () => {
+async function openSqlite() {
   const dir = mkdtempSync(join(tmpdir(), 'tickler-store-'));
   const store = new SqliteStore({ path: join(dir, 't.db'), synchronous: 'FULL' });
   return {
@@ -20,7 +22,11 @@ storeContract('sqlite', async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-});
+}
+
+storeContract('sqlite', openSqlite);
+tasksContract('sqlite', openSqlite);
+organizersContract('sqlite', openSqlite);
 
 const VERSIONS = MIGRATIONS.map((m) => m.version);
 

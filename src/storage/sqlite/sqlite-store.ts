@@ -8,7 +8,9 @@ import { SqliteClients } from './clients.js';
 import { Conn } from './connection.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteOAuth } from './oauth.js';
+import { SqliteOrganizers } from './organizers.js';
 import { SqliteSessions } from './sessions.js';
+import { SqliteTasks } from './tasks.js';
 
 export interface SqliteOptions {
   readonly path: string;
@@ -21,6 +23,8 @@ function makeRepos(c: Conn): Repos {
     clients: new SqliteClients(c),
     oauth: new SqliteOAuth(c),
     sessions: new SqliteSessions(c),
+    tasks: new SqliteTasks(c),
+    organizers: new SqliteOrganizers(c),
   };
 }
 

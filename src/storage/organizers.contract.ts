@@ -1,0 +1,212 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import {
+  PREF_NAMES,
+  UniqueViolation,
+  type Context,
+  type Folder,
+  type Goal,
+  type Location,
+  type OrganizerKind,
+  type OrganizerTypes,
+  type Prefs,
+  type Repos,
+  type Store,
+} from './store.js';
+
+/**
+ * The organisers part of the storage contract (folders, contexts, goals, locations). Each
+ * adapter's test file calls it with a factory for a fresh, empty database; every test gets its own.
+ */
+
+let seq = 0;
+
+/** One record of each kind, with values that would show a swapped or truncated column. */
+function samples(id: number): { [K in OrganizerKind]: OrganizerTypes[K] } {
+  return {
+    folder: { id, name: `Folder ${id}`, private: 1, archived: 1, ord: 7 },
+    context: { id, name: `Context ${id}`, private: 1 },
+    goal: { id, name: `Goal ${id}`, level: 2, contributes: 99, archived: 1, private: 1, note: 'line 1\nline 2 ✓ 😀' },
+    location: { id, name: `Location ${id}`, description: 'Corner shop', lat: -33.868820123456, lon: 151.209296987654 },
+  };
+}
+
+const KINDS: readonly OrganizerKind[] = ['folder', 'context', 'goal', 'location'];
+
+function isUniqueName(err: unknown): boolean {
+  assert.ok(err instanceof UniqueViolation, `expected UniqueViolation, got ${String(err)}`);
+  assert.equal(err.what, 'name');
+  return true;
+}
+
+export function organizersContract(label: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+  describe(`organizers storage contract: ${label}`, () => {
+    let store: Store;
+    let cleanup: (() => Promise<void>) | undefined;
+    let a: number;
+    let b: number;
+
+    const tx = <T>(fn: (r: Repos) => Promise<T>): Promise<T> => store.transaction(fn);
+    const read = (): Repos => store.read;
+
+    async function createAccount(): Promise<number> {
+      const n = ++seq;
+      const account = await tx((r) =>
+        r.accounts.create({
+          userid: `org${n}`,
+          email: `org${n}@example.org`,
+          emailKey: `org${n}@example.org`,
+          passwordHash: 'x',
+          alias: '',
+          pro: 0,
+          prefs: Object.fromEntries(PREF_NAMES.map((p) => [p, 0])) as Prefs,
+          createdAt: 1000,
+        }),
+      );
+      return account.pk;
+    }
+
+    function insert<K extends OrganizerKind>(pk: number, kind: K, record: OrganizerTypes[K], key = record.name.toLowerCase()): Promise<void> {
+      return tx((r) => r.organizers.insert(pk, kind, record, key));
+    }
+
+    beforeEach(async () => {
+      const opened = await open();
+      store = opened.store;
+      cleanup = opened.cleanup;
+      await store.migrate();
+      a = await createAccount();
+      b = await createAccount();
+    });
+
+    afterEach(async () => {
+      await cleanup?.();
+      cleanup = undefined;
+    });
+
+    for (const kind of KINDS) {
+      describe(kind, () => {
+        it('insert then get round-trips every field exactly; get of an unknown id is null', async () => {
+          const record = samples(3)[kind];
+          await insert(a, kind, record);
+          assert.deepEqual(await read().organizers.get(a, kind, 3), record);
+          assert.equal(await read().organizers.get(a, kind, 4), null);
+        });
+
+        it('list returns the account\'s records in id order (folders: by ord), and [] for none', async () => {
+          assert.deepEqual(await read().organizers.list(a, kind), []);
+          const [r5, r2, r9] = [samples(5)[kind], samples(2)[kind], samples(9)[kind]];
+          const rows = kind === 'folder' ? [{ ...r5, ord: 1 }, { ...r2, ord: 3 }, { ...r9, ord: 2 }] : [r5, r2, r9];
+          for (const r of rows) await insert(a, kind, r as OrganizerTypes[typeof kind]);
+          const ids = (await read().organizers.list(a, kind)).map((r) => r.id);
+          assert.deepEqual(ids, kind === 'folder' ? [5, 9, 2] : [2, 5, 9]);
+        });
+
+        it('exists, idByName and count see only the account\'s own records', async () => {
+          await insert(a, kind, samples(1)[kind], 'shared key');
+          await insert(a, kind, samples(2)[kind]);
+          assert.equal(await read().organizers.exists(a, kind, 1), true);
+          assert.equal(await read().organizers.exists(a, kind, 3), false);
+          assert.equal(await read().organizers.exists(b, kind, 1), false);
+          assert.equal(await read().organizers.idByName(a, kind, 'shared key'), 1);
+          assert.equal(await read().organizers.idByName(a, kind, 'Shared key'), null, 'the key is compared exactly');
+          assert.equal(await read().organizers.idByName(b, kind, 'shared key'), null);
+          assert.equal(await read().organizers.count(a, kind), 2);
+          assert.equal(await read().organizers.count(b, kind), 0);
+          assert.deepEqual(await read().organizers.list(b, kind), []);
+          assert.equal(await read().organizers.get(b, kind, 1), null);
+        });
+
+        it('a taken name key throws UniqueViolation("name") and writes nothing; other accounts and kinds may use it', async () => {
+          await insert(a, kind, samples(1)[kind], 'work');
+          await assert.rejects(insert(a, kind, samples(2)[kind], 'work'), isUniqueName);
+          assert.equal(await read().organizers.exists(a, kind, 2), false);
+          await insert(b, kind, samples(1)[kind], 'work');
+          const otherKind = KINDS.find((k) => k !== kind) as OrganizerKind;
+          await insert(a, otherKind, samples(1)[otherKind], 'work');
+        });
+
+        it('update writes every field and the key; a key taken by another record throws UniqueViolation("name")', async () => {
+          await insert(a, kind, samples(1)[kind], 'one');
+          await insert(a, kind, samples(2)[kind], 'two');
+          const changed = { ...samples(1)[kind], name: 'Renamed' };
+          await tx((r) => r.organizers.update(a, kind, changed, 'renamed'));
+          assert.deepEqual(await read().organizers.get(a, kind, 1), changed);
+          assert.equal(await read().organizers.idByName(a, kind, 'renamed'), 1);
+          assert.equal(await read().organizers.idByName(a, kind, 'one'), null);
+          await assert.rejects(tx((r) => r.organizers.update(a, kind, changed, 'two')), isUniqueName);
+          assert.equal(await read().organizers.idByName(a, kind, 'renamed'), 1);
+          // Updating another account's id touches nothing of this one.
+          await tx((r) => r.organizers.update(b, kind, { ...changed, name: 'Not mine' }, 'not mine'));
+          assert.deepEqual(await read().organizers.get(a, kind, 1), changed);
+        });
+
+        it('remove deletes once and only in its own account; the name key is free again', async () => {
+          await insert(a, kind, samples(1)[kind], 'gone');
+          await insert(b, kind, samples(1)[kind], 'gone');
+          assert.equal(await tx((r) => r.organizers.remove(a, kind, 1)), true);
+          assert.equal(await tx((r) => r.organizers.remove(a, kind, 1)), false);
+          assert.equal(await read().organizers.exists(a, kind, 1), false);
+          assert.equal(await read().organizers.exists(b, kind, 1), true);
+          await insert(a, kind, samples(2)[kind], 'gone');
+        });
+
+        it('a rolled-back transaction leaves nothing behind', async () => {
+          await assert.rejects(
+            tx(async (r) => {
+              await r.organizers.insert(a, kind, samples(1)[kind], 'rolled back');
+              throw new Error('abort');
+            }),
+            /abort/,
+          );
+          assert.equal(await read().organizers.count(a, kind), 0);
+        });
+      });
+    }
+
+    it('archived folders and goals still exist (they stay valid task targets)', async () => {
+      const folder: Folder = { id: 1, name: 'Old', private: 0, archived: 1, ord: 1 };
+      const goal: Goal = { id: 1, name: 'Old', level: 0, contributes: 0, archived: 1, private: 0, note: '' };
+      await insert(a, 'folder', folder);
+      await insert(a, 'goal', goal);
+      assert.equal(await read().organizers.exists(a, 'folder', 1), true);
+      assert.equal(await read().organizers.exists(a, 'goal', 1), true);
+    });
+
+    it('nextFolderOrd: 1 for none, then one after the highest, per account', async () => {
+      assert.equal(await read().organizers.nextFolderOrd(a), 1);
+      await insert(a, 'folder', { id: 1, name: 'One', private: 0, archived: 0, ord: 1 });
+      await insert(a, 'folder', { id: 2, name: 'Two', private: 0, archived: 0, ord: 5 });
+      assert.equal(await read().organizers.nextFolderOrd(a), 6);
+      assert.equal(await read().organizers.nextFolderOrd(b), 1);
+      await tx((r) => r.organizers.remove(a, 'folder', 2));
+      assert.equal(await read().organizers.nextFolderOrd(a), 2);
+    });
+
+    it('clearContributions sets contributes to 0 on the goals that named the goal, in that account only', async () => {
+      const goal = (id: number, contributes: number): Goal => ({ id, name: `G${id}`, level: 2, contributes, archived: 0, private: 0, note: '' });
+      for (const g of [goal(1, 0), goal(2, 1), goal(3, 1), goal(4, 9)]) await insert(a, 'goal', g);
+      await insert(b, 'goal', goal(2, 1));
+      assert.equal(await tx((r) => r.organizers.clearContributions(a, 1)), 2);
+      assert.deepEqual((await read().organizers.list(a, 'goal')).map((g) => g.contributes), [0, 0, 0, 9]);
+      assert.equal((await read().organizers.get(b, 'goal', 2))?.contributes, 1);
+      assert.equal(await tx((r) => r.organizers.clearContributions(a, 1)), 0);
+    });
+
+    it('coordinates keep full double precision, negative values and zero', async () => {
+      const locations: Location[] = [
+        { id: 1, name: 'Tiny', description: '', lat: 0.1 + 0.2, lon: -1e-9 },
+        { id: 2, name: 'Edges', description: '', lat: -90, lon: 180 },
+        { id: 3, name: 'Zero', description: '', lat: 0, lon: 0 },
+      ];
+      for (const l of locations) await insert(a, 'location', l);
+      assert.deepEqual(await read().organizers.list(a, 'location'), locations);
+    });
+
+    it('names keep their unicode exactly', async () => {
+      const contexts: Context[] = ['🏠 Home', 'Cafe\u0301', 'עבודה'].map((name, i) => ({ id: i + 1, name, private: 0 }));
+      for (const c of contexts) await insert(a, 'context', c);
+      assert.deepEqual(await read().organizers.list(a, 'context'), contexts);
+    });
+  });
+}

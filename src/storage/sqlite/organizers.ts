@@ -1,0 +1,82 @@
+import type { OrganizerKind, OrganizersRepo, OrganizerTypes } from '../store.js';
+import { translateUnique, type Conn } from './connection.js';
+
+/** Table and columns of each kind; column names equal the record's field names. */
+const KINDS: Record<OrganizerKind, { table: string; columns: readonly string[]; order: string }> = {
+  folder: { table: 'folders', columns: ['id', 'name', 'private', 'archived', 'ord'], order: 'ord, id' },
+  context: { table: 'contexts', columns: ['id', 'name', 'private'], order: 'id' },
+  goal: { table: 'goals', columns: ['id', 'name', 'level', 'contributes', 'archived', 'private', 'note'], order: 'id' },
+  location: { table: 'locations', columns: ['id', 'name', 'description', 'lat', 'lon'], order: 'id' },
+};
+
+function kindOf(kind: OrganizerKind): (typeof KINDS)[OrganizerKind] {
+  const k = KINDS[kind];
+  if (!k) throw new Error(`unknown organizer kind ${String(kind)}`);
+  return k;
+}
+
+export class SqliteOrganizers implements OrganizersRepo {
+  constructor(private readonly c: Conn) {}
+
+  async list<K extends OrganizerKind>(userPk: number, kind: K): Promise<Array<OrganizerTypes[K]>> {
+    const k = kindOf(kind);
+    return this.c.all<OrganizerTypes[K]>(`SELECT ${k.columns.join(', ')} FROM ${k.table} WHERE user_pk = ? ORDER BY ${k.order}`, userPk);
+  }
+
+  async get<K extends OrganizerKind>(userPk: number, kind: K, id: number): Promise<OrganizerTypes[K] | null> {
+    const k = kindOf(kind);
+    return this.c.get<OrganizerTypes[K]>(`SELECT ${k.columns.join(', ')} FROM ${k.table} WHERE user_pk = ? AND id = ?`, userPk, id) ?? null;
+  }
+
+  async exists(userPk: number, kind: OrganizerKind, id: number): Promise<boolean> {
+    return this.c.get(`SELECT 1 AS x FROM ${kindOf(kind).table} WHERE user_pk = ? AND id = ?`, userPk, id) !== undefined;
+  }
+
+  async idByName(userPk: number, kind: OrganizerKind, nameKey: string): Promise<number | null> {
+    return this.c.get<{ id: number }>(`SELECT id FROM ${kindOf(kind).table} WHERE user_pk = ? AND name_key = ?`, userPk, nameKey)?.id ?? null;
+  }
+
+  async count(userPk: number, kind: OrganizerKind): Promise<number> {
+    return (this.c.get<{ n: number }>(`SELECT count(*) AS n FROM ${kindOf(kind).table} WHERE user_pk = ?`, userPk) as { n: number }).n;
+  }
+
+  async nextFolderOrd(userPk: number): Promise<number> {
+    return (this.c.get<{ n: number }>('SELECT COALESCE(max(ord), 0) + 1 AS n FROM folders WHERE user_pk = ?', userPk) as { n: number }).n;
+  }
+
+  async insert<K extends OrganizerKind>(userPk: number, kind: K, record: OrganizerTypes[K], nameKey: string): Promise<void> {
+    const k = kindOf(kind);
+    const fields = record as unknown as Record<string, string | number>;
+    translateUnique({ [`${k.table}.name_key`]: 'name' }, () =>
+      this.c.run(
+        `INSERT INTO ${k.table} (user_pk, name_key, ${k.columns.join(', ')}) VALUES (?, ?, ${k.columns.map(() => '?').join(', ')})`,
+        userPk,
+        nameKey,
+        ...k.columns.map((c) => fields[c] as string | number),
+      ),
+    );
+  }
+
+  async update<K extends OrganizerKind>(userPk: number, kind: K, record: OrganizerTypes[K], nameKey: string): Promise<void> {
+    const k = kindOf(kind);
+    const fields = record as unknown as Record<string, string | number>;
+    const settable = k.columns.filter((c) => c !== 'id');
+    translateUnique({ [`${k.table}.name_key`]: 'name' }, () =>
+      this.c.run(
+        `UPDATE ${k.table} SET name_key = ?, ${settable.map((c) => `${c} = ?`).join(', ')} WHERE user_pk = ? AND id = ?`,
+        nameKey,
+        ...settable.map((c) => fields[c] as string | number),
+        userPk,
+        fields['id'] as number,
+      ),
+    );
+  }
+
+  async remove(userPk: number, kind: OrganizerKind, id: number): Promise<boolean> {
+    return this.c.run(`DELETE FROM ${kindOf(kind).table} WHERE user_pk = ? AND id = ?`, userPk, id).changes > 0;
+  }
+
+  async clearContributions(userPk: number, goalId: number): Promise<number> {
+    return this.c.run('UPDATE goals SET contributes = 0 WHERE user_pk = ? AND contributes = ?', userPk, goalId).changes;
+  }
+}

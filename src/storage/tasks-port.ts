@@ -1,0 +1,98 @@
+/**
+ * The tasks part of the storage port. A Task is the stored form: dates at 12:00 GMT (0 = none),
+ * floating times as seconds after midnight (null = no time). Presenters turn it into the public record.
+ */
+export interface Task {
+  readonly id: number;
+  readonly title: string;
+  readonly tag: string;
+  readonly folder: number;
+  readonly context: number;
+  readonly goal: number;
+  readonly location: number;
+  readonly parent: number;
+  /** Position among the siblings of a subtask (1 = first); 0 for top-level tasks. */
+  readonly ord: number;
+  readonly duedate: number;
+  readonly duedatemod: number;
+  readonly startdate: number;
+  readonly duetime: number | null;
+  readonly starttime: number | null;
+  readonly remind: number;
+  readonly repeat: string;
+  /** Occurrences of the repeating series used up, the current one included (for COUNT). */
+  readonly repeatIndex: number;
+  readonly status: number;
+  readonly length: number;
+  readonly priority: number;
+  readonly star: number;
+  readonly modified: number;
+  readonly completed: number;
+  readonly added: number;
+  readonly timer: number;
+  readonly timeron: number;
+  readonly note: string;
+  readonly previous: number;
+  readonly via: number;
+}
+
+/** A task as listed: with its number of subtasks and the calling app's meta when asked for. */
+export interface ListedTask extends Task {
+  readonly children: number;
+  readonly meta: string | null;
+}
+
+export interface TaskQuery {
+  readonly id?: number | undefined;
+  /** Only tasks modified after this stamp (exclusive). */
+  readonly after?: number | undefined;
+  /** Only tasks modified before this stamp (exclusive). */
+  readonly before?: number | undefined;
+  /** 0: uncompleted only; 1: completed only; undefined: both. */
+  readonly comp?: 0 | 1 | undefined;
+  readonly start: number;
+  readonly num: number;
+  /** Count subtasks (only when the `children` field was asked for). */
+  readonly withChildren: boolean;
+  /** Include this app's meta (only when the `meta` field was asked for). */
+  readonly metaFor?: number | undefined;
+}
+
+export interface TaskPage {
+  /** Tasks matching the filters, before start/num. */
+  readonly total: number;
+  readonly tasks: readonly ListedTask[];
+}
+
+export interface Tombstone {
+  readonly id: number;
+  readonly stamp: number;
+}
+
+export type TaskReference = 'folder' | 'context' | 'goal' | 'location';
+
+export interface TasksRepo {
+  count(userPk: number): Promise<number>;
+  get(userPk: number, id: number): Promise<Task | null>;
+  /** Tasks matching the query, ordered by id (stable paging), with the total before paging. */
+  page(userPk: number, query: TaskQuery): Promise<TaskPage>;
+  insert(userPk: number, task: Task): Promise<void>;
+  /** Writes every field of the task (the caller has merged its changes). */
+  update(userPk: number, task: Task): Promise<void>;
+  /** Deletes the tasks (with their meta) and records a tombstone for each at `stamp`. */
+  remove(userPk: number, ids: readonly number[], stamp: number): Promise<void>;
+  childIds(userPk: number, parent: number): Promise<number[]>;
+  /** The position a new subtask of `parent` takes: after its last sibling. */
+  nextOrder(userPk: number, parent: number): Promise<number>;
+  isDeleted(userPk: number, id: number): Promise<boolean>;
+  /** Tombstones with a stamp after `after`, oldest first. */
+  deletedAfter(userPk: number, after: number): Promise<Tombstone[]>;
+  meta(userPk: number, taskId: number, clientPk: number): Promise<string | null>;
+  /** Sets this app's meta of a task; null or '' removes it. */
+  setMeta(userPk: number, taskId: number, clientPk: number, meta: string | null): Promise<void>;
+  /**
+   * Sets `field` to 0 on every task that pointed at `id`, as an edit stamped `stamp`; returns how
+   * many tasks changed (the organiser was deleted).
+   */
+  clearReference(userPk: number, field: TaskReference, id: number, stamp: number): Promise<number>;
+}

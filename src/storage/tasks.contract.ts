@@ -1,0 +1,628 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import {
+  PREF_NAMES,
+  type ListedTask,
+  type Prefs,
+  type Repos,
+  type Store,
+  type Task,
+  type TaskQuery,
+  type TaskReference,
+} from './store.js';
+
+/**
+ * The tasks part of the storage contract. Each adapter's test file calls it with a factory for a
+ * fresh, empty database; every test gets its own. Stored forms follow tasks-port.ts: dates at
+ * noon GMT (0 = none), floating times in seconds after midnight (null = no time).
+ */
+
+const DAY = 86400;
+/** Noon GMT of a day far from zero, so that earlier and later stamps stay positive. */
+const NOON = Math.floor(1_800_000_000 / DAY) * DAY + 43200;
+
+let seq = 0;
+
+/** A task whose every field has a distinct, non-default value, so a swapped column shows up. */
+function fullTask(id: number, over: Partial<Task> = {}): Task {
+  return {
+    id,
+    title: `Task ${id}`,
+    tag: 'home, work',
+    folder: 11,
+    context: 12,
+    goal: 13,
+    location: 14,
+    parent: 0,
+    ord: 0,
+    duedate: NOON + 2 * DAY,
+    duedatemod: 2,
+    startdate: NOON + DAY,
+    duetime: 34200,
+    starttime: 3600,
+    remind: 1440,
+    repeat: 'FREQ=WEEKLY;BYDAY=MO,WE;FROMCOMP',
+    repeatIndex: 4,
+    status: 5,
+    length: 90,
+    priority: 3,
+    star: 1,
+    modified: NOON + 100,
+    completed: NOON - DAY,
+    added: NOON - 3 * DAY,
+    timer: 3725,
+    timeron: NOON + 50,
+    note: 'line 1\nline 2',
+    previous: 7,
+    via: 6,
+    ...over,
+  };
+}
+
+/** A task as page() lists it. */
+function listed(t: Task, children = 0, meta: string | null = null): ListedTask {
+  return { ...t, children, meta };
+}
+
+const ALL: TaskQuery = { start: 0, num: 1000, withChildren: false };
+
+export function tasksContract(label: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+  describe(`tasks storage contract: ${label}`, () => {
+    let store: Store;
+    let cleanup: (() => Promise<void>) | undefined;
+    /** Two accounts: whatever one does must never show in the other. */
+    let a: number;
+    let b: number;
+
+    const tx = <T>(fn: (r: Repos) => Promise<T>): Promise<T> => store.transaction(fn);
+    const read = (): Repos => store.read;
+
+    async function createAccount(): Promise<number> {
+      const n = ++seq;
+      const account = await tx((r) =>
+        r.accounts.create({
+          userid: `tk${n}`,
+          email: `tk${n}@example.org`,
+          emailKey: `tk${n}@example.org`,
+          passwordHash: 'x',
+          alias: '',
+          pro: 1,
+          prefs: Object.fromEntries(PREF_NAMES.map((p) => [p, 0])) as Prefs,
+          createdAt: 1000,
+        }),
+      );
+      return account.pk;
+    }
+
+    async function createClient(): Promise<number> {
+      const n = ++seq;
+      const client = await tx((r) =>
+        r.clients.create({ clientId: `tkapp${n}`, secretHash: `s${n}`, name: `App ${n}`, redirectUri: `https://app${n}.example.org/cb`, createdAt: 1000 }),
+      );
+      return client.pk;
+    }
+
+    async function insert(pk: number, ...tasks: Task[]): Promise<void> {
+      await tx(async (r) => {
+        for (const t of tasks) await r.tasks.insert(pk, t);
+      });
+    }
+
+    const ids = (tasks: readonly { id: number }[]): number[] => tasks.map((t) => t.id);
+
+    beforeEach(async () => {
+      const opened = await open();
+      store = opened.store;
+      cleanup = opened.cleanup;
+      await store.migrate();
+      a = await createAccount();
+      b = await createAccount();
+    });
+
+    afterEach(async () => {
+      await cleanup?.();
+      cleanup = undefined;
+    });
+
+    describe('insert, get, update, count', () => {
+      it('insert then get round-trips every field exactly', async () => {
+        const t = fullTask(1);
+        await insert(a, t);
+        assert.deepEqual(await read().tasks.get(a, 1), t);
+      });
+
+      const edgeCases: Array<[string, Partial<Task>]> = [
+        ['no due or start time (null), no dates', { duetime: null, starttime: null, duedate: 0, startdate: 0, completed: 0 }],
+        // Midnight is a real time of day: 0 must come back as 0, not as "no time".
+        ['times at midnight (0) are not null', { duetime: 0, starttime: 0 }],
+        ['last second of the day', { duetime: DAY - 1, starttime: DAY - 1 }],
+        ['negative priority', { priority: -1 }],
+        ['every number at 0 and every text empty', {
+          tag: '', folder: 0, context: 0, goal: 0, location: 0, duedatemod: 0, remind: 0, repeat: '', repeatIndex: 1,
+          status: 0, length: 0, priority: 0, star: 0, timer: 0, timeron: 0, note: '', previous: 0, via: 0,
+        }],
+        ['unicode text', { title: '😀 Café\u0301 עבודה 日本語 🇩🇪', tag: 'über, 日本, 😀', note: 'zero\u200bwidth, tab\t, CR\r\nLF\n', repeat: 'PARENT' }],
+        // 10,666 three-byte characters and two ASCII ones: exactly the 32,000-byte limit.
+        ['a 32,000-byte note of multi-byte characters', { note: `${'€'.repeat(10666)}\n.` }],
+        ['a 255-character title of 4-byte characters', { title: '😀'.repeat(255) }],
+        ['a subtask with an order', { parent: 3, ord: 2 }],
+        ['large values', { timer: 2_147_483_647, length: 2_147_483_647, remind: 43200, modified: 4_102_444_800, previous: 2_147_483_647 }],
+      ];
+      for (const [name, over] of edgeCases) {
+        it(`round-trips ${name}`, async () => {
+          const t = fullTask(2, over);
+          await insert(a, t);
+          assert.deepEqual(await read().tasks.get(a, 2), t);
+          // And through page(): the listing reads the same columns.
+          assert.deepEqual((await read().tasks.page(a, ALL)).tasks, [listed(t)]);
+        });
+      }
+
+      it('get of an unknown id is null; so is an id of another account', async () => {
+        await insert(a, fullTask(1));
+        assert.equal(await read().tasks.get(a, 2), null);
+        assert.equal(await read().tasks.get(b, 1), null);
+      });
+
+      it('ids are per account: both may have task 1, each sees its own', async () => {
+        const mine = fullTask(1, { title: 'Mine', note: 'a' });
+        const theirs = fullTask(1, { title: 'Theirs', note: 'b', priority: -1 });
+        await insert(a, mine);
+        await insert(b, theirs);
+        assert.deepEqual(await read().tasks.get(a, 1), mine);
+        assert.deepEqual(await read().tasks.get(b, 1), theirs);
+        assert.deepEqual((await read().tasks.page(a, ALL)).tasks, [listed(mine)]);
+        assert.deepEqual((await read().tasks.page(b, ALL)).tasks, [listed(theirs)]);
+      });
+
+      it('update writes every field, of that task only', async () => {
+        const before = fullTask(1);
+        const neighbour = fullTask(2);
+        const other = fullTask(1, { title: 'Other account' });
+        await insert(a, before, neighbour);
+        await insert(b, other);
+        const after: Task = {
+          id: 1,
+          title: 'Changed ✓',
+          tag: 'x',
+          folder: 21,
+          context: 22,
+          goal: 23,
+          location: 24,
+          parent: 2,
+          ord: 5,
+          duedate: NOON + 9 * DAY,
+          duedatemod: 3,
+          startdate: NOON + 8 * DAY,
+          duetime: null,
+          starttime: null,
+          remind: 15,
+          repeat: '',
+          repeatIndex: 9,
+          status: 10,
+          length: 5,
+          priority: -1,
+          star: 0,
+          modified: NOON + 999,
+          completed: 0,
+          added: NOON - 4 * DAY,
+          timer: 0,
+          timeron: 0,
+          note: '',
+          previous: 0,
+          via: 3,
+        };
+        // Every field really differs, so an update that skipped one would show.
+        for (const key of Object.keys(after) as (keyof Task)[]) {
+          if (key !== 'id') assert.notDeepEqual(after[key], before[key], key);
+        }
+        await tx((r) => r.tasks.update(a, after));
+        assert.deepEqual(await read().tasks.get(a, 1), after);
+        assert.deepEqual(await read().tasks.get(a, 2), neighbour);
+        assert.deepEqual(await read().tasks.get(b, 1), other);
+        // And back from null to a time.
+        await tx((r) => r.tasks.update(a, before));
+        assert.deepEqual(await read().tasks.get(a, 1), before);
+      });
+
+      it('update of an unknown id creates nothing', async () => {
+        await insert(a, fullTask(1));
+        await tx((r) => r.tasks.update(a, fullTask(2)));
+        await tx((r) => r.tasks.update(b, fullTask(1)));
+        assert.equal(await read().tasks.get(a, 2), null);
+        assert.equal(await read().tasks.get(b, 1), null);
+        assert.equal(await read().tasks.count(a), 1);
+        assert.equal(await read().tasks.count(b), 0);
+      });
+
+      it('count is per account', async () => {
+        assert.equal(await read().tasks.count(a), 0);
+        await insert(a, fullTask(1), fullTask(2), fullTask(3));
+        await insert(b, fullTask(1));
+        assert.equal(await read().tasks.count(a), 3);
+        assert.equal(await read().tasks.count(b), 1);
+      });
+
+      it('a write is visible to reads in the same transaction', async () => {
+        const seen = await tx(async (r) => {
+          await r.tasks.insert(a, fullTask(1));
+          return [await r.tasks.get(a, 1), await r.tasks.count(a)] as const;
+        });
+        assert.deepEqual(seen, [fullTask(1), 1]);
+      });
+
+      it('a rolled-back transaction leaves nothing: no task, no meta, no tombstone', async () => {
+        const app = await createClient();
+        await insert(a, fullTask(1));
+        await assert.rejects(
+          tx(async (r) => {
+            await r.tasks.insert(a, fullTask(2));
+            await r.tasks.setMeta(a, 2, app, 'meta');
+            await r.tasks.update(a, fullTask(1, { title: 'changed' }));
+            await r.tasks.remove(a, [1], NOON);
+            throw new Error('abort');
+          }),
+          /abort/,
+        );
+        assert.equal(await read().tasks.count(a), 1);
+        assert.equal(await read().tasks.get(a, 2), null);
+        assert.equal(await read().tasks.meta(a, 2, app), null);
+        assert.deepEqual(await read().tasks.get(a, 1), fullTask(1));
+        assert.equal(await read().tasks.isDeleted(a, 1), false);
+        assert.deepEqual(await read().tasks.deletedAfter(a, 0), []);
+        // The store still works after the rollback.
+        await insert(a, fullTask(2));
+        assert.equal(await read().tasks.count(a), 2);
+      });
+    });
+
+    describe('page', () => {
+      /**
+       * Ten tasks whose modification order differs from their id order; odd ids completed.
+       * Inserted out of id order, so that insertion order cannot pass for id order.
+       */
+      const fixture: Task[] = [7, 2, 9, 4, 1, 10, 5, 3, 8, 6].map((id) =>
+        fullTask(id, { modified: NOON + ((id * 7) % 10) * 10, completed: id % 2 === 1 ? NOON - id * DAY : 0 }),
+      );
+      const byId = [...fixture].sort((x, y) => x.id - y.id);
+
+      /** What page() must return for a filter, computed here from the fixture. */
+      function expected(q: TaskQuery): { total: number; ids: number[] } {
+        const hits = byId.filter(
+          (t) =>
+            (q.id === undefined || t.id === q.id) &&
+            (q.after === undefined || t.modified > q.after) &&
+            (q.before === undefined || t.modified < q.before) &&
+            (q.comp === undefined || (q.comp === 0 ? t.completed === 0 : t.completed > 0)),
+        );
+        return { total: hits.length, ids: ids(hits.slice(q.start, q.start + q.num)) };
+      }
+
+      beforeEach(async () => {
+        await insert(a, ...fixture);
+        // The other account has the same ids, modified in the same range: none of it may leak in.
+        await insert(b, ...fixture.map((t) => ({ ...t, title: 'other' })), fullTask(11, { modified: NOON + 35 }));
+      });
+
+      it('lists every task ordered by id, with every field, and the total', async () => {
+        const page = await read().tasks.page(a, ALL);
+        assert.equal(page.total, 10);
+        assert.deepEqual(page.tasks, byId.map((t) => listed(t)));
+      });
+
+      const M = (k: number): number => NOON + k * 10;
+      const filters: Array<[string, Partial<TaskQuery>]> = [
+        ['no filter', {}],
+        ['after (exclusive)', { after: M(4) }],
+        ['after before every task', { after: M(0) - 1 }],
+        ['after the last task', { after: M(9) }],
+        ['before (exclusive)', { before: M(4) }],
+        ['before the first task', { before: M(0) }],
+        ['after and before', { after: M(2), before: M(7) }],
+        ['after and before with nothing between', { after: M(3), before: M(4) }],
+        ['comp 0: uncompleted only', { comp: 0 }],
+        ['comp 1: completed only', { comp: 1 }],
+        ['id', { id: 4 }],
+        ['unknown id', { id: 11 }],
+        ['id that another account has only', { id: 11, comp: 0 }],
+        ['id with a comp that excludes it', { id: 4, comp: 1 }],
+        ['id with a comp that includes it', { id: 3, comp: 1 }],
+        ['id with after excluding it', { id: 1, after: M(7) }],
+        ['after and comp 0', { after: M(3), comp: 0 }],
+        ['after, before and comp 1', { after: M(1), before: M(9), comp: 1 }],
+        ['before and comp 0', { before: M(6), comp: 0 }],
+      ];
+      for (const [name, filter] of filters) {
+        it(`filter: ${name}`, async () => {
+          const q: TaskQuery = { ...ALL, ...filter };
+          const want = expected(q);
+          const page = await read().tasks.page(a, q);
+          assert.deepEqual({ total: page.total, ids: ids(page.tasks) }, want);
+          for (const t of page.tasks) assert.notEqual(t.title, 'other', 'a task of the other account');
+        });
+      }
+
+      it('the filters really filter (the table above is not trivially satisfied)', () => {
+        assert.deepEqual(expected({ ...ALL, after: M(4) }).ids.length, 5);
+        assert.deepEqual(expected({ ...ALL, comp: 0 }).ids, [2, 4, 6, 8, 10]);
+        assert.deepEqual(expected({ ...ALL, after: M(2), before: M(7) }).ids.length, 4);
+      });
+
+      for (const num of [1, 3, 4, 10, 11]) {
+        it(`paging by ${num} visits every task once, in id order, with the total on every page`, async () => {
+          const seen: number[] = [];
+          for (let start = 0; start < 12; start += num) {
+            const page = await read().tasks.page(a, { ...ALL, start, num });
+            assert.equal(page.total, 10, `total at start ${start}`);
+            assert.ok(page.tasks.length <= num);
+            seen.push(...ids(page.tasks));
+          }
+          assert.deepEqual(seen, ids(byId));
+        });
+      }
+
+      it('paging with a filter pages over the filtered tasks, the total staying the filtered count', async () => {
+        const q = { ...ALL, after: M(2), comp: 0 as const };
+        const want = expected(q);
+        const seen: number[] = [];
+        for (let start = 0; start < want.total + 2; start += 2) {
+          const page = await read().tasks.page(a, { ...q, start, num: 2 });
+          assert.equal(page.total, want.total);
+          seen.push(...ids(page.tasks));
+        }
+        assert.deepEqual(seen, want.ids);
+      });
+
+      it('a start at or past the total gives no tasks but still the total', async () => {
+        for (const start of [10, 11, 1000]) {
+          const page = await read().tasks.page(a, { ...ALL, start, num: 5 });
+          assert.deepEqual(page, { total: 10, tasks: [] }, `start ${start}`);
+        }
+      });
+
+      it('num 0 gives no tasks but the total', async () => {
+        assert.deepEqual(await read().tasks.page(a, { ...ALL, num: 0 }), { total: 10, tasks: [] });
+        assert.deepEqual(await read().tasks.page(a, { ...ALL, num: 0, comp: 1 }), { total: 5, tasks: [] });
+      });
+
+      it('an account without tasks: total 0', async () => {
+        const c = await createAccount();
+        assert.deepEqual(await read().tasks.page(c, ALL), { total: 0, tasks: [] });
+      });
+    });
+
+    describe('page: children and meta', () => {
+      it('withChildren counts the subtasks of each task, in that account only', async () => {
+        await insert(
+          a,
+          fullTask(1),
+          fullTask(2),
+          fullTask(3, { parent: 1, ord: 1 }),
+          fullTask(4, { parent: 1, ord: 2 }),
+          fullTask(5, { parent: 2, ord: 1 }),
+          fullTask(6),
+        );
+        // The other account's subtasks of "its" task 6 must not count for this account's task 6.
+        await insert(b, fullTask(6), fullTask(7, { parent: 6, ord: 1 }), fullTask(8, { parent: 6, ord: 2 }));
+        const page = await read().tasks.page(a, { ...ALL, withChildren: true });
+        assert.deepEqual(
+          page.tasks.map((t) => [t.id, t.children]),
+          [[1, 2], [2, 1], [3, 0], [4, 0], [5, 0], [6, 0]],
+        );
+        const other = await read().tasks.page(b, { ...ALL, withChildren: true });
+        assert.deepEqual(other.tasks.map((t) => [t.id, t.children]), [[6, 2], [7, 0], [8, 0]]);
+        // Counting follows the filter's page, not the whole account.
+        const one = await read().tasks.page(a, { ...ALL, id: 1, withChildren: true });
+        assert.deepEqual(one.tasks, [listed(fullTask(1), 2)]);
+      });
+
+      it('metaFor gives that app\'s meta only, null when it has none', async () => {
+        const [app1, app2, app3] = [await createClient(), await createClient(), await createClient()];
+        await insert(a, fullTask(1), fullTask(2), fullTask(3));
+        await insert(b, fullTask(3));
+        await tx(async (r) => {
+          await r.tasks.setMeta(a, 1, app1, 'one for app 1');
+          await r.tasks.setMeta(a, 1, app2, 'one for app 2');
+          await r.tasks.setMeta(a, 2, app2, 'two for app 2');
+          await r.tasks.setMeta(b, 3, app1, 'other account');
+        });
+        const metas = async (app: number): Promise<Array<[number, string | null]>> =>
+          (await read().tasks.page(a, { ...ALL, metaFor: app })).tasks.map((t) => [t.id, t.meta]);
+        assert.deepEqual(await metas(app1), [[1, 'one for app 1'], [2, null], [3, null]]);
+        assert.deepEqual(await metas(app2), [[1, 'one for app 2'], [2, 'two for app 2'], [3, null]]);
+        assert.deepEqual(await metas(app3), [[1, null], [2, null], [3, null]]);
+        // Several apps' meta on one task must not turn one task into several rows.
+        const page = await read().tasks.page(a, { ...ALL, metaFor: app1, withChildren: true });
+        assert.equal(page.total, 3);
+        assert.deepEqual(page.tasks[0], listed(fullTask(1), 0, 'one for app 1'));
+        // Without metaFor no app's meta is shown.
+        for (const t of (await read().tasks.page(a, ALL)).tasks) assert.equal(t.meta, null);
+      });
+    });
+
+    describe('remove and tombstones', () => {
+      it('remove deletes the rows and their meta, and records a tombstone with the stamp', async () => {
+        const app = await createClient();
+        await insert(a, fullTask(1), fullTask(2), fullTask(3));
+        await insert(b, fullTask(1), fullTask(2));
+        await tx(async (r) => {
+          await r.tasks.setMeta(a, 1, app, 'gone with the task');
+          await r.tasks.setMeta(a, 3, app, 'stays');
+          await r.tasks.setMeta(b, 1, app, 'other account stays');
+        });
+        await tx((r) => r.tasks.remove(a, [1, 2], NOON + 500));
+        assert.equal(await read().tasks.get(a, 1), null);
+        assert.equal(await read().tasks.get(a, 2), null);
+        assert.deepEqual(await read().tasks.get(a, 3), fullTask(3));
+        assert.equal(await read().tasks.count(a), 1);
+        assert.equal(await read().tasks.meta(a, 1, app), null);
+        assert.equal(await read().tasks.meta(a, 3, app), 'stays');
+        assert.deepEqual(await read().tasks.deletedAfter(a, 0), [
+          { id: 1, stamp: NOON + 500 },
+          { id: 2, stamp: NOON + 500 },
+        ]);
+        // The other account's tasks with the same ids are untouched.
+        assert.equal(await read().tasks.count(b), 2);
+        assert.deepEqual(await read().tasks.get(b, 1), fullTask(1));
+        assert.equal(await read().tasks.meta(b, 1, app), 'other account stays');
+        assert.deepEqual(await read().tasks.deletedAfter(b, 0), []);
+        assert.equal(await read().tasks.isDeleted(b, 1), false);
+      });
+
+      it('isDeleted: false before and for never-existing ids, true after remove', async () => {
+        await insert(a, fullTask(1), fullTask(2));
+        assert.equal(await read().tasks.isDeleted(a, 1), false);
+        await tx((r) => r.tasks.remove(a, [1], NOON));
+        assert.equal(await read().tasks.isDeleted(a, 1), true);
+        assert.equal(await read().tasks.isDeleted(a, 2), false);
+        assert.equal(await read().tasks.isDeleted(a, 99), false);
+      });
+
+      it('deletedAfter is exclusive, ordered by stamp then id, per account', async () => {
+        await insert(a, ...[1, 2, 3, 4, 5, 6].map((id) => fullTask(id)));
+        await insert(b, fullTask(1), fullTask(7));
+        await tx((r) => r.tasks.remove(a, [5, 3], NOON + 200));
+        await tx((r) => r.tasks.remove(a, [4, 1], NOON + 100));
+        await tx((r) => r.tasks.remove(a, [2], NOON + 300));
+        await tx((r) => r.tasks.remove(b, [1, 7], NOON + 150));
+        assert.deepEqual(await read().tasks.deletedAfter(a, 0), [
+          { id: 1, stamp: NOON + 100 },
+          { id: 4, stamp: NOON + 100 },
+          { id: 3, stamp: NOON + 200 },
+          { id: 5, stamp: NOON + 200 },
+          { id: 2, stamp: NOON + 300 },
+        ]);
+        assert.deepEqual(ids(await read().tasks.deletedAfter(a, NOON + 100)), [3, 5, 2]);
+        assert.deepEqual(ids(await read().tasks.deletedAfter(a, NOON + 99)), [1, 4, 3, 5, 2]);
+        assert.deepEqual(ids(await read().tasks.deletedAfter(a, NOON + 299)), [2]);
+        assert.deepEqual(await read().tasks.deletedAfter(a, NOON + 300), []);
+        assert.deepEqual(await read().tasks.deletedAfter(b, 0), [
+          { id: 1, stamp: NOON + 150 },
+          { id: 7, stamp: NOON + 150 },
+        ]);
+        assert.equal(await read().tasks.count(a), 1);
+      });
+    });
+
+    describe('subtasks', () => {
+      it('childIds lists a parent\'s subtasks by order then id, per account', async () => {
+        await insert(
+          a,
+          fullTask(1),
+          fullTask(2, { parent: 1, ord: 3 }),
+          fullTask(3, { parent: 1, ord: 1 }),
+          fullTask(4, { parent: 1, ord: 3 }),
+          fullTask(5, { parent: 1, ord: 2 }),
+          fullTask(6),
+          fullTask(7, { parent: 6, ord: 1 }),
+        );
+        await insert(b, fullTask(1), fullTask(9, { parent: 1, ord: 0 }));
+        assert.deepEqual(await read().tasks.childIds(a, 1), [3, 5, 2, 4]);
+        assert.deepEqual(await read().tasks.childIds(a, 6), [7]);
+        assert.deepEqual(await read().tasks.childIds(a, 3), []);
+        assert.deepEqual(await read().tasks.childIds(a, 99), []);
+        assert.deepEqual(await read().tasks.childIds(b, 1), [9]);
+        // Top-level tasks are nobody's children.
+        assert.deepEqual(await read().tasks.childIds(a, 0), []);
+      });
+
+      it('nextOrder: 1 for the first subtask, then one after the highest sibling, per parent and account', async () => {
+        await insert(a, fullTask(1), fullTask(2));
+        await insert(b, fullTask(1), fullTask(5, { parent: 1, ord: 8 }));
+        assert.equal(await read().tasks.nextOrder(a, 1), 1);
+        await insert(a, fullTask(3, { parent: 1, ord: 1 }));
+        assert.equal(await read().tasks.nextOrder(a, 1), 2);
+        await insert(a, fullTask(4, { parent: 1, ord: 5 }));
+        assert.equal(await read().tasks.nextOrder(a, 1), 6);
+        assert.equal(await read().tasks.nextOrder(a, 2), 1);
+        assert.equal(await read().tasks.nextOrder(b, 1), 9);
+        await tx((r) => r.tasks.remove(a, [4], NOON));
+        assert.equal(await read().tasks.nextOrder(a, 1), 2, 'after the highest remaining sibling');
+      });
+    });
+
+    describe('meta', () => {
+      it('set, replace, and remove with null and with ""', async () => {
+        const app = await createClient();
+        await insert(a, fullTask(1));
+        assert.equal(await read().tasks.meta(a, 1, app), null);
+        await tx((r) => r.tasks.setMeta(a, 1, app, '{"v":1}'));
+        assert.equal(await read().tasks.meta(a, 1, app), '{"v":1}');
+        await tx((r) => r.tasks.setMeta(a, 1, app, 'replaced 😀'));
+        assert.equal(await read().tasks.meta(a, 1, app), 'replaced 😀');
+        await tx((r) => r.tasks.setMeta(a, 1, app, null));
+        assert.equal(await read().tasks.meta(a, 1, app), null);
+        await tx((r) => r.tasks.setMeta(a, 1, app, 'again'));
+        await tx((r) => r.tasks.setMeta(a, 1, app, ''));
+        assert.equal(await read().tasks.meta(a, 1, app), null, '"" removes, it is not stored as ""');
+        // Removing what is not there is fine.
+        await tx((r) => r.tasks.setMeta(a, 1, app, null));
+        assert.equal(await read().tasks.meta(a, 1, app), null);
+      });
+
+      it('is per app, per task and per account', async () => {
+        const [app1, app2] = [await createClient(), await createClient()];
+        await insert(a, fullTask(1), fullTask(2));
+        await insert(b, fullTask(1));
+        await tx(async (r) => {
+          await r.tasks.setMeta(a, 1, app1, 'a1/app1');
+          await r.tasks.setMeta(a, 1, app2, 'a1/app2');
+          await r.tasks.setMeta(a, 2, app1, 'a2/app1');
+          await r.tasks.setMeta(b, 1, app1, 'b1/app1');
+        });
+        const all = async (): Promise<Array<string | null>> => [
+          await read().tasks.meta(a, 1, app1),
+          await read().tasks.meta(a, 1, app2),
+          await read().tasks.meta(a, 2, app1),
+          await read().tasks.meta(a, 2, app2),
+          await read().tasks.meta(b, 1, app1),
+          await read().tasks.meta(b, 1, app2),
+        ];
+        assert.deepEqual(await all(), ['a1/app1', 'a1/app2', 'a2/app1', null, 'b1/app1', null]);
+        await tx((r) => r.tasks.setMeta(a, 1, app1, null));
+        assert.deepEqual(await all(), [null, 'a1/app2', 'a2/app1', null, 'b1/app1', null]);
+        await tx((r) => r.tasks.setMeta(a, 1, app2, 'replaced'));
+        assert.deepEqual(await all(), [null, 'replaced', 'a2/app1', null, 'b1/app1', null]);
+      });
+
+      it('keeps 1024 bytes of multi-byte text exactly', async () => {
+        const app = await createClient();
+        await insert(a, fullTask(1));
+        const meta = '😀'.repeat(256);
+        await tx((r) => r.tasks.setMeta(a, 1, app, meta));
+        assert.equal(await read().tasks.meta(a, 1, app), meta);
+      });
+    });
+
+    describe('clearReference', () => {
+      const FIELDS: readonly TaskReference[] = ['folder', 'context', 'goal', 'location'];
+      for (const field of FIELDS) {
+        it(`${field}: only the matching tasks of that account change, to 0 and stamped`, async () => {
+          const point = (id: number, to: number): Task => fullTask(id, { folder: 0, context: 0, goal: 0, location: 0, [field]: to });
+          // Task 4 points at 5 through every other field: only `field` may match.
+          const crossed = fullTask(4, { folder: 5, context: 5, goal: 5, location: 5, [field]: 0 });
+          await insert(a, point(1, 5), point(2, 6), point(3, 5), crossed);
+          await insert(b, point(1, 5));
+          const stamp = NOON + 777;
+          assert.equal(await tx((r) => r.tasks.clearReference(a, field, 5, stamp)), 2);
+          assert.deepEqual(await read().tasks.get(a, 1), { ...point(1, 5), [field]: 0, modified: stamp });
+          assert.deepEqual(await read().tasks.get(a, 3), { ...point(3, 5), [field]: 0, modified: stamp });
+          assert.deepEqual(await read().tasks.get(a, 2), point(2, 6));
+          assert.deepEqual(await read().tasks.get(a, 4), crossed);
+          assert.deepEqual(await read().tasks.get(b, 1), point(1, 5), 'the other account is untouched');
+          assert.equal(await tx((r) => r.tasks.clearReference(a, field, 5, stamp + 1)), 0, 'nothing left to clear');
+          assert.equal((await read().tasks.get(a, 1))?.modified, stamp);
+        });
+      }
+
+      for (const bad of ['parent', 'title', 'id', 'folder = 0, title', 'folder; DROP TABLE tasks; --']) {
+        it(`refuses the field ${JSON.stringify(bad)} and changes nothing`, async () => {
+          await insert(a, fullTask(1, { parent: 5, folder: 5 }));
+          await assert.rejects(tx((r) => r.tasks.clearReference(a, bad as TaskReference, 5, NOON + 1)));
+          assert.deepEqual(await read().tasks.get(a, 1), fullTask(1, { parent: 5, folder: 5 }));
+          assert.equal(await read().tasks.count(a), 1);
+        });
+      }
+    });
+  });
+}
