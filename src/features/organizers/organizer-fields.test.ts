@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ApiError } from '../../errors.js';
+import { Failures, lenientFloat, nameKey, nameLength, readField, readId, readName, type FieldSpec } from './organizer-fields.js';
+
+const fail = new Failures({ noName: 501, nameTaken: 502, max: 503, emptyId: 504, invalid: 505, nothingEdited: 506 }, 'location');
+
+function errorOf(fn: () => unknown): { code: number; ref: unknown; desc: string } {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof ApiError, String(err));
+    return { code: err.code, ref: err.ref, desc: err.desc };
+  }
+  assert.fail('expected an error');
+}
+
+describe('names', () => {
+  it('the key is trimmed, NFC-normalised and lower-cased', () => {
+    assert.equal(nameKey('  Work \t'), 'work');
+    // "é" as e + combining acute and as one code point are the same name.
+    assert.equal(nameKey('Cafe\u0301'), nameKey('CAFÉ'));
+    assert.equal(nameKey('ÄRGER'), 'ärger');
+  });
+
+  it('length counts code points of the NFC form, so an emoji or a combined accent is one', () => {
+    assert.equal(nameLength('e\u0301'), 1);
+    assert.equal(nameLength('😀'), 1);
+    assert.equal(nameLength('abc'), 3);
+  });
+
+  it('readName trims, requires a non-blank name when asked, and refuses long ones with the "no name" code', () => {
+    assert.equal(readName('  Home ', true, 64, fail), 'Home');
+    assert.equal(readName(undefined, false, 64, fail), undefined);
+    assert.equal(errorOf(() => readName(undefined, true, 64, fail)).code, 501);
+    assert.equal(errorOf(() => readName(' ', false, 64, fail)).code, 501);
+    assert.equal(readName('😀'.repeat(64), true, 64, fail), '😀'.repeat(64));
+    const long = errorOf(() => readName('a'.repeat(65), true, 64, fail));
+    assert.equal(long.code, 501);
+    assert.match(long.desc, /at most 64 characters.*has 65/);
+  });
+});
+
+describe('readId', () => {
+  const cases: Array<[string | undefined, number, unknown]> = [
+    [undefined, 504, undefined],
+    ['', 504, undefined],
+    ['  ', 504, undefined],
+    ['0', 504, 0],
+    ['0.0', 504, 0],
+    ['x1', 505, 'x1'],
+    ['-2', 505, '-2'],
+  ];
+  for (const [raw, code, ref] of cases) {
+    it(`${JSON.stringify(raw)} → ${code} with ref ${String(ref)}`, () => {
+      const e = errorOf(() => readId(raw, fail));
+      assert.equal(e.code, code);
+      assert.equal(e.ref, ref);
+    });
+  }
+  it('lenient numbers are ids', () => {
+    assert.equal(readId('7', fail), 7);
+    assert.equal(readId(' 7.0 ', fail), 7);
+    // The shared lenient reading cuts a fraction to its integer part.
+    assert.equal(readId('7.9', fail), 7);
+  });
+});
+
+describe('readField', () => {
+  const lat: FieldSpec = { name: 'lat', type: { type: 'coordinate', limit: 90 }, initial: 0, onAdd: true };
+  const flag: FieldSpec = { name: 'private', type: { type: 'flag' }, initial: 0, onAdd: true };
+  const note: FieldSpec = { name: 'note', type: { type: 'text', maxBytes: 4 }, initial: '', onAdd: true };
+
+  it('coordinates: lenient numbers within the range, the ends included', () => {
+    assert.equal(readField(lat, '90', fail, 'added'), 90);
+    assert.equal(readField(lat, '-90.0', fail, 'added'), -90);
+    assert.equal(readField(lat, ' 51.5074 ', fail, 'added'), 51.5074);
+    assert.equal(Object.is(readField(lat, '-0', fail, 'added'), 0), true, '-0 is stored as 0');
+    assert.equal(readField(lat, '', fail, 'added'), undefined);
+    for (const bad of ['90.0001', '-91', 'north', 'NaN', 'Infinity', '1e3']) {
+      const e = errorOf(() => readField(lat, bad, fail, 'edited'));
+      assert.equal(e.code, 506, bad);
+      assert.equal(e.desc, 'Nothing was edited: lat must be a number from -90 to 90');
+    }
+  });
+
+  it('flags: 0 and 1 in any lenient form, true/false, nothing else', () => {
+    for (const [raw, v] of [['1', 1], ['0', 0], ['1.0', 1], ['TRUE', 1], ['false', 0]] as const) assert.equal(readField(flag, raw, fail, 'added'), v);
+    for (const bad of ['2', '-1', 'yes', 'constructor']) assert.equal(errorOf(() => readField(flag, bad, fail, 'added')).code, 506, bad);
+  });
+
+  it('text is kept exactly and measured in UTF-8 bytes', () => {
+    assert.equal(readField(note, ' é ', fail, 'added'), ' é ');
+    assert.equal(readField(note, '', fail, 'added'), '');
+    assert.equal(errorOf(() => readField(note, 'ééé', fail, 'added')).code, 506);
+  });
+
+  it('lenientFloat accepts what lenientInt accepts, without truncating', () => {
+    assert.equal(lenientFloat('1676980800.5'), 1676980800.5);
+    assert.equal(lenientFloat('.5'), 0.5);
+    assert.equal(lenientFloat('5.'), 5);
+    assert.equal(lenientFloat('0x10'), undefined);
+    assert.equal(lenientFloat(''), undefined);
+  });
+});

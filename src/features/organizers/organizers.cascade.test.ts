@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { testContext, type TestContext } from '../../../test/harness.js';
+import { unixSeconds } from '../../lib/clock.js';
+import { STAMP_NAMES, type StampName, type Stamps } from '../../storage/store.js';
+import { add, call, insertTasks, KIND_NAMES, newUser, stamps, type User } from './organizers.test-kit.js';
+
+/** The stamps that moved between two readings. */
+function moved(a: Stamps, b: Stamps): StampName[] {
+  return STAMP_NAMES.filter((n) => a[n] !== b[n]);
+}
+
+describe('stamps of account/get', () => {
+  let ctx: TestContext;
+  let user: User;
+  before(async () => {
+    ctx = await testContext();
+    user = await newUser(ctx);
+  });
+  after(() => ctx.close());
+
+  for (const kind of KIND_NAMES) {
+    it(`add, edit and delete of a ${kind} move lastedit_${kind} and nothing else, each strictly forward`, async () => {
+      const now = unixSeconds(ctx.clock);
+      const s0 = await stamps(ctx, user);
+      const rec = await add(ctx, user, kind, { name: `Stamped ${kind}` });
+      const s1 = await stamps(ctx, user);
+      assert.deepEqual(moved(s0, s1), [`lastedit_${kind}`]);
+      assert.ok(s1[`lastedit_${kind}`] >= now);
+      // Same clock second: the stamp still moves (docs/decisions/0003-change-stamps.md).
+      await call(ctx, user, kind, 'edit', { id: String(rec['id']), name: `Restamped ${kind}` });
+      const s2 = await stamps(ctx, user);
+      assert.deepEqual(moved(s1, s2), [`lastedit_${kind}`]);
+      assert.ok(s2[`lastedit_${kind}`] > s1[`lastedit_${kind}`]);
+      await call(ctx, user, kind, 'delete', { id: String(rec['id']) });
+      const s3 = await stamps(ctx, user);
+      // No task pointed at it: lastedit_task stays, so clients do not refetch tasks for nothing.
+      assert.deepEqual(moved(s2, s3), [`lastedit_${kind}`]);
+      assert.ok(s3[`lastedit_${kind}`] > s2[`lastedit_${kind}`]);
+    });
+  }
+
+  it('account/get shows the moved stamp', async () => {
+    ctx.clock.advance(100);
+    await add(ctx, user, 'goal', { name: 'Seen by account/get' });
+    const res = await ctx.app.inject({ method: 'GET', url: '/3/account/get.php', headers: { authorization: `Bearer ${user.token}` } });
+    assert.equal((res.json() as Stamps).lastedit_goal, unixSeconds(ctx.clock));
+  });
+});
+
+describe('deleting an organiser clears it from tasks, as a task edit', () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await testContext();
+  });
+  after(() => ctx.close());
+
+  for (const kind of KIND_NAMES) {
+    it(`${kind}: its tasks get ${kind} 0 with modified = the new lastedit_task; other tasks are untouched`, async () => {
+      const user = await newUser(ctx);
+      const target = await add(ctx, user, kind, { name: 'Doomed' });
+      const keeper = await add(ctx, user, kind, { name: 'Kept' });
+      const ids = await insertTasks(ctx, user, [
+        { [kind]: target['id'], modified: 500 },
+        { [kind]: target['id'], modified: 600 },
+        { [kind]: keeper['id'], modified: 700 },
+        { modified: 800 },
+      ]);
+      ctx.clock.advance(60);
+      const before = await stamps(ctx, user);
+      const res = await call(ctx, user, kind, 'delete', { id: String(target['id']) });
+      assert.equal(res.body, `{"deleted":${target['id']}}`);
+      const after = await stamps(ctx, user);
+      assert.deepEqual(moved(before, after).sort(), [`lastedit_${kind}`, 'lastedit_task'].sort());
+      assert.equal(after.lastedit_task, unixSeconds(ctx.clock));
+      const tasks = await Promise.all(ids.map((id) => ctx.deps.store.read.tasks.get(user.account.pk, id)));
+      assert.deepEqual(
+        tasks.map((t) => [t?.[kind], t?.modified]),
+        [
+          [0, after.lastedit_task],
+          [0, after.lastedit_task],
+          [keeper['id'], 700],
+          [0, 800],
+        ],
+      );
+    });
+  }
+
+  it('the task stamp keeps moving forward when tasks were edited in the same second', async () => {
+    const user = await newUser(ctx);
+    const ctxRec = await add(ctx, user, 'context', { name: 'Busy' });
+    await insertTasks(ctx, user, [{ context: ctxRec['id'] as number }]);
+    const now = unixSeconds(ctx.clock);
+    await ctx.deps.store.transaction((tx) => tx.accounts.touch(user.account.pk, ['lastedit_task'], now + 5));
+    await call(ctx, user, 'context', 'delete', { id: String(ctxRec['id']) });
+    const s = await stamps(ctx, user);
+    assert.equal(s.lastedit_task, now + 6);
+    const [task] = (await ctx.deps.store.read.tasks.page(user.account.pk, { start: 0, num: 10, withChildren: false })).tasks;
+    assert.equal(task?.modified, now + 6);
+  });
+
+  it("deleting a goal sets contributes to 0 on the goals that contributed to it, and only those", async () => {
+    const user = await newUser(ctx);
+    const life = await add(ctx, user, 'goal', { name: 'Lifetime', level: '0' });
+    const other = await add(ctx, user, 'goal', { name: 'Other lifetime', level: '0' });
+    const a = await add(ctx, user, 'goal', { name: 'A', level: '1', contributes: String(life['id']) });
+    const b = await add(ctx, user, 'goal', { name: 'B', level: '2', contributes: String(life['id']) });
+    const c = await add(ctx, user, 'goal', { name: 'C', level: '2', contributes: String(other['id']) });
+    assert.equal(a['contributes'], life['id']);
+    await call(ctx, user, 'goal', 'delete', { id: String(life['id']) });
+    const goals = (await call(ctx, user, 'goal', 'get')).json() as Array<{ id: number; contributes: number }>;
+    assert.deepEqual(
+      goals.map((g) => [g.id, g.contributes]),
+      [
+        [other['id'], 0],
+        [a['id'], 0],
+        [b['id'], 0],
+        [c['id'], other['id']],
+      ],
+    );
+  });
+
+  it("another account's tasks keep their reference to their own organiser with the same id", async () => {
+    const alice = await newUser(ctx);
+    const bob = await newUser(ctx);
+    const aFolder = await add(ctx, alice, 'folder', { name: 'Shared name' });
+    const bFolder = await add(ctx, bob, 'folder', { name: 'Shared name' });
+    assert.equal(aFolder['id'], bFolder['id']);
+    const [bobTask] = await insertTasks(ctx, bob, [{ folder: bFolder['id'] as number, modified: 42 }]);
+    const bobStamps = await stamps(ctx, bob);
+    await call(ctx, alice, 'folder', 'delete', { id: String(aFolder['id']) });
+    const task = await ctx.deps.store.read.tasks.get(bob.account.pk, bobTask as number);
+    assert.equal(task?.folder, bFolder['id']);
+    assert.equal(task?.modified, 42);
+    assert.deepEqual(await stamps(ctx, bob), bobStamps);
+  });
+});
