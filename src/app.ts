@@ -3,8 +3,11 @@ import csrf from '@fastify/csrf-protection';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
 import { accountRoutes } from './features/account/account.routes.js';
+import { organizerRoutes } from './features/organizers/organizers.routes.js';
+import { taskRoutes } from './features/tasks/tasks.routes.js';
+import { plainCompletion } from './features/tasks/tasks.write.js';
 import { registerBodyParsers } from './http/body-parsers.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { frameworkError, registerErrorHandling } from './http/error-handler.js';
 import './http/fastify-types.js';
 import { AccessLog, requestSerializer } from './http/logging.js';
 import { authorizeRoutes, cookieNames, cookieOptions } from './oauth/authorize.routes.js';
@@ -33,6 +36,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     requestTimeout: 60_000,
     return503OnClosing: true,
     requestIdHeader: false,
+    frameworkErrors: frameworkError,
     // The access-log controller runs on every response, so it is installed only when its line would print.
     logController: ['info', 'debug', 'trace'].includes(config.logLevel) ? new AccessLog() : new LogController({ disableRequestLogging: true }),
   });
@@ -48,6 +52,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
 
   await app.register(async function apiScope(api) {
     accountRoutes(api, deps);
+    organizerRoutes(api, deps);
+    taskRoutes(api, deps, plainCompletion);
     tokenRoutes(api, deps);
   });
 

@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ItemError } from '../errors.js';
 import { paramsOf } from './params.js';
-import { renderXml, type XmlNode, type XmlValue } from './xml.js';
+import { renderXml, type PublicRecord, type XmlNode } from './xml.js';
+
+export type { PublicRecord, PublicValue } from './xml.js';
 
 /**
  * A response body in both formats. Presenters build the public record once; the helpers below
@@ -12,10 +14,6 @@ export interface ApiBody {
   /** Built only when XML was asked for. */
   readonly xml: () => XmlNode;
 }
-
-/** A public record: keys in the documented order, values as clients expect them. */
-export type PublicValue = string | number | null | readonly PublicValue[] | PublicRecord;
-export type PublicRecord = { readonly [key: string]: PublicValue };
 
 export type Format = 'json' | 'xml';
 
@@ -31,26 +29,11 @@ export function queryFormatOf(request: FastifyRequest): Format {
 
 /** `<name>` holding one child element per field of the record. */
 export function recordNode(name: string, record: PublicRecord): XmlNode {
-  const children: XmlNode[] = [];
-  for (const [key, value] of Object.entries(record)) children.push(valueNode(key, value));
-  return { name, children };
-}
-
-function valueNode(name: string, value: PublicValue): XmlNode {
-  if (Array.isArray(value)) {
-    return { name, children: value.map((item) => valueNode(isRecord(item) ? itemName(name) : 'id', item)) };
-  }
-  if (isRecord(value)) return recordNode(name, value);
-  return { name, text: value as XmlValue };
+  return { name, record };
 }
 
 function isRecord(v: unknown): v is PublicRecord {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-/** Element name for the members of a list-valued field (attachment → attachment's items). */
-function itemName(listName: string): string {
-  return listName.endsWith('s') ? listName.slice(0, -1) : listName;
 }
 
 export function errorNode(e: ItemError): XmlNode {

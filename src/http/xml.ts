@@ -7,12 +7,17 @@
  */
 export type XmlValue = string | number | null | undefined;
 
+/** A public record: keys in the documented order, values as clients expect them. */
+export type PublicValue = string | number | null | readonly PublicValue[] | PublicRecord;
+export type PublicRecord = { readonly [key: string]: PublicValue };
+
 export interface XmlNode {
   readonly name: string;
   readonly attrs?: ReadonlyArray<readonly [string, XmlValue]>;
-  /** Either text or children; a node with neither is written as an empty element pair. */
+  /** Text, children, or a record (one child element per field); with none, an empty element pair. */
   readonly text?: XmlValue;
   readonly children?: readonly XmlNode[];
+  readonly record?: PublicRecord;
 }
 
 // eslint-disable-next-line no-control-regex
@@ -30,31 +35,64 @@ const ENTITY: Record<string, string> = {
   '\t': '&#9;',
 };
 
-function clean(v: XmlValue): string {
-  if (v === null || v === undefined) return '';
-  const s = typeof v === 'number' ? String(v) : v;
-  return s.replace(FORBIDDEN, '');
+/** Anything that needs work: a forbidden character, or one to escape. Most values have none. */
+// eslint-disable-next-line no-control-regex
+const NEEDS_WORK = /[^\t\n\x20-\x25\x27-\x3b\x3d\x3f-\uD7FF\uE000-\uFFFD]/;
+
+function clean(v: string): string {
+  return v.replace(FORBIDDEN, '');
 }
 
 export function escapeText(v: XmlValue): string {
-  return clean(v).replace(TEXT_SPECIAL, (c) => ENTITY[c] as string);
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return String(v);
+  return NEEDS_WORK.test(v) ? clean(v).replace(TEXT_SPECIAL, (c) => ENTITY[c] as string) : v;
 }
 
 export function escapeAttr(v: XmlValue): string {
-  return clean(v).replace(ATTR_SPECIAL, (c) => ENTITY[c] as string);
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return String(v);
+  return NEEDS_WORK.test(v) || v.includes('"') ? clean(v).replace(ATTR_SPECIAL, (c) => ENTITY[c] as string) : v;
 }
 
-function write(node: XmlNode, out: string[]): void {
-  out.push('<', node.name);
-  if (node.attrs) for (const [k, v] of node.attrs) out.push(' ', k, '="', escapeAttr(v), '"');
-  out.push('>');
-  if (node.children) for (const child of node.children) write(child, out);
-  else out.push(escapeText(node.text));
-  out.push('</', node.name, '>');
+/** Element name for the members of a list-valued field: records take the list's singular, values `id`. */
+function itemName(listName: string, item: PublicValue): string {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return 'id';
+  return listName.endsWith('s') ? listName.slice(0, -1) : listName;
+}
+
+/** A field of a record as an element; lists and nested records become child elements. */
+function writeValue(name: string, value: PublicValue): string {
+  if (Array.isArray(value)) {
+    let s = `<${name}>`;
+    for (const item of value as readonly PublicValue[]) s += writeValue(itemName(name, item), item);
+    return `${s}</${name}>`;
+  }
+  if (value !== null && typeof value === 'object') return writeRecord(name, value as PublicRecord);
+  return `<${name}>${escapeText(value as XmlValue)}</${name}>`;
+}
+
+function writeRecord(name: string, record: PublicRecord): string {
+  let s = `<${name}>`;
+  for (const key in record) s += writeValue(key, record[key] as PublicValue);
+  return `${s}</${name}>`;
+}
+
+/**
+ * String concatenation rather than pushing pieces and joining: V8 builds ropes, which measured
+ * several times faster for the 35,000 elements of 1000 tasks.
+ */
+function write(node: XmlNode): string {
+  if (node.record && !node.attrs) return writeRecord(node.name, node.record);
+  let s = `<${node.name}`;
+  if (node.attrs) for (const [k, v] of node.attrs) s += ` ${k}="${escapeAttr(v)}"`;
+  s += '>';
+  if (node.record) for (const key in node.record) s += writeValue(key, node.record[key] as PublicValue);
+  else if (node.children) for (const child of node.children) s += write(child);
+  else s += escapeText(node.text);
+  return `${s}</${node.name}>`;
 }
 
 export function renderXml(root: XmlNode): string {
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  write(root, out);
-  return out.join('');
+  return `<?xml version="1.0" encoding="UTF-8"?>${write(root)}`;
 }

@@ -1,0 +1,143 @@
+import type { ErrorCode } from '../../errors.js';
+import { lenientInt } from '../../http/params.js';
+import { characters, LIMITS, noonOf, normalizeTags, timeOfDay, utf8Bytes } from './task-rules.js';
+
+/**
+ * The changes one add or edit item asks for, in stored form. Absent keys are left alone.
+ * `remind` is still the raw value: the service rounds it with the account's subscription level.
+ */
+export interface TaskPatch {
+  title?: string;
+  tag?: string;
+  folder?: number;
+  context?: number;
+  goal?: number;
+  location?: number;
+  parent?: number;
+  duedate?: number;
+  duedatemod?: number;
+  startdate?: number;
+  duetime?: number | null;
+  starttime?: number | null;
+  remind?: number;
+  repeat?: string;
+  status?: number;
+  length?: number;
+  priority?: number;
+  star?: number;
+  completed?: number;
+  note?: string;
+  meta?: string | null;
+  /** A collaborator the client tries to assign; there is no collaboration yet (615/616). */
+  addedby?: string;
+}
+
+export interface ParsedItem {
+  readonly patch: TaskPatch;
+  /** `reschedule: 1` inside the item (clients also send it as a top-level parameter). */
+  readonly reschedule: boolean;
+}
+
+export interface InputError {
+  readonly code: ErrorCode;
+  readonly desc: string;
+}
+
+export type ParseResult = { readonly ok: ParsedItem } | { readonly error: InputError };
+
+type Reader = (value: unknown) => { value: unknown } | { problem: string };
+
+const MAX_INT = 2_147_483_647;
+
+function integer(min: number, max: number, what: string, then: (n: number) => unknown = (n) => n): Reader {
+  return (v) => {
+    // null and "" mean "none" for the numeric fields: 0, like an omitted id or date.
+    const n = v === null || v === '' ? 0 : lenientInt(v);
+    if (n === undefined || n < min || n > max) return { problem: `${what} must be ${describeRange(min, max)}` };
+    return { value: then(n) };
+  };
+}
+
+function describeRange(min: number, max: number): string {
+  if (max === MAX_INT || max === MAX_TIMESTAMP) return `an integer of at least ${min}`;
+  return `an integer from ${min} to ${max}`;
+}
+
+function text(what: string, check: (s: string) => string | undefined, then: (s: string) => unknown = (s) => s): Reader {
+  return (v) => {
+    if (v === null) v = '';
+    if (typeof v === 'number' || typeof v === 'boolean') v = String(v);
+    if (typeof v !== 'string') return { problem: `${what} must be text` };
+    const problem = check(v);
+    return problem ? { problem } : { value: then(v) };
+  };
+}
+
+const id = (what: string): Reader => integer(0, MAX_INT, what);
+/** The last second of year 9999: later "dates" are mistakes, and moving them to noon would lose precision. */
+const MAX_TIMESTAMP = 253_402_300_799;
+const timestamp = (what: string, then: (n: number) => unknown): Reader => integer(0, MAX_TIMESTAMP, `${what} (a Unix timestamp up to year 9999)`, then);
+
+/** How each accepted input key becomes a patch field. Keys not listed are ignored (read-only or unknown). */
+const READERS: ReadonlyArray<readonly [key: string, field: keyof TaskPatch, read: Reader]> = [
+  ['title', 'title', text('title', (s) => (characters(s.trim().normalize('NFC')) > LIMITS.title ? `title is longer than ${LIMITS.title} characters` : undefined), (s) => s.trim())],
+  ['tag', 'tag', text('tag', (s) => (characters(normalizeTags(s).normalize('NFC')) > LIMITS.tag ? `tag is longer than ${LIMITS.tag} characters` : undefined), normalizeTags)],
+  ['folder', 'folder', id('folder')],
+  ['context', 'context', id('context')],
+  ['goal', 'goal', id('goal')],
+  ['location', 'location', id('location')],
+  ['parent', 'parent', id('parent')],
+  ['duedate', 'duedate', timestamp('duedate', noonOf)],
+  ['duedatemod', 'duedatemod', integer(0, 3, 'duedatemod')],
+  ['startdate', 'startdate', timestamp('startdate', noonOf)],
+  ['duetime', 'duetime', timestamp('duetime', timeOfDay)],
+  ['starttime', 'starttime', timestamp('starttime', timeOfDay)],
+  ['remind', 'remind', integer(-MAX_INT, MAX_INT, 'remind')],
+  ['repeat', 'repeat', text('repeat', (s) => (characters(s) > LIMITS.repeat ? `repeat is longer than ${LIMITS.repeat} characters` : undefined))],
+  ['status', 'status', integer(0, 10, 'status')],
+  ['length', 'length', integer(0, MAX_INT, 'length')],
+  // `duration` is the name the add/edit lists use; it is `length` (spec 2.1 notes).
+  ['duration', 'length', integer(0, MAX_INT, 'duration')],
+  ['priority', 'priority', integer(-1, 3, 'priority')],
+  ['star', 'star', integer(0, 1, 'star')],
+  ['completed', 'completed', timestamp('completed', noonOf)],
+  ['note', 'note', text('note', (s) => (utf8Bytes(s) > LIMITS.note ? `note is larger than ${LIMITS.note} bytes` : undefined))],
+];
+
+function isNone(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || v === 0 || v === '0';
+}
+
+/**
+ * Reads one item of tasks/add or tasks/edit. Unknown and read-only keys are ignored (clients send
+ * via, timer, children… on every edit). Out-of-range enumerations are refused (611) rather than
+ * clamped: a wrong value is more likely a bug than an intent (docs/api-notes.md).
+ */
+export function parseTaskInput(item: Readonly<Record<string, unknown>>, mode: 'add' | 'edit'): ParseResult {
+  const patch: TaskPatch = {};
+  const fields = patch as Record<string, unknown>;
+  for (const [key, field, read] of READERS) {
+    if (!Object.hasOwn(item, key)) continue;
+    // `length` wins over its alias when both are sent.
+    if (key === 'duration' && Object.hasOwn(item, 'length')) continue;
+    const r = read(item[key]);
+    if ('problem' in r) return { error: { code: 611, desc: `Malformed request: ${r.problem}` } };
+    fields[field] = r.value;
+  }
+  if (Object.hasOwn(item, 'meta')) {
+    const m = item['meta'];
+    if (m !== null && typeof m !== 'string') return { error: { code: 611, desc: 'Malformed request: meta must be text' } };
+    if (m !== null && utf8Bytes(m) > LIMITS.meta) return { error: { code: 611, desc: `Malformed request: meta is larger than ${LIMITS.meta} bytes` } };
+    patch.meta = m;
+  }
+  const addedby = item['addedby'];
+  if (!isNone(addedby)) {
+    if (typeof addedby !== 'string' && typeof addedby !== 'number') return { error: { code: 611, desc: 'Malformed request: addedby must be a user id' } };
+    patch.addedby = String(addedby);
+  }
+  if ((mode === 'add' && (patch.title === undefined || patch.title === '')) || (mode === 'edit' && patch.title === '')) {
+    return { error: { code: 601, desc: 'Your task must have a title' } };
+  }
+  const reschedule = lenientInt(item['reschedule']) === 1;
+  return { ok: { patch, reschedule } };
+}

@@ -1,0 +1,38 @@
+import type { Deps } from '../../deps.js';
+import type { AuthContext } from '../../oauth/access-tokens.js';
+import type { TaskPage, Tombstone } from '../../storage/store.js';
+import { LIMITS } from './task-rules.js';
+
+export interface ListInput {
+  readonly id?: number | undefined;
+  readonly after?: number | undefined;
+  readonly before?: number | undefined;
+  readonly comp?: 0 | 1 | undefined;
+  readonly start: number;
+  readonly num: number;
+  readonly children: boolean;
+  readonly meta: boolean;
+}
+
+/** Default and maximum of `num` (spec 4.2); larger values are capped, not refused. */
+export const MAX_PAGE = 1000;
+
+export async function listTasks(deps: Deps, auth: AuthContext, input: ListInput): Promise<TaskPage> {
+  return deps.store.read.tasks.page(auth.userPk, {
+    id: input.id,
+    after: input.after,
+    before: input.before,
+    comp: input.comp,
+    start: Math.max(0, input.start),
+    num: Math.min(MAX_PAGE, Math.max(0, input.num)),
+    withChildren: input.children,
+    // meta is private to the calling app (spec 2.1).
+    metaFor: input.meta ? auth.clientPk : undefined,
+  });
+}
+
+export async function deletedTasks(deps: Deps, auth: AuthContext, after: number): Promise<Tombstone[]> {
+  return deps.store.read.tasks.deletedAfter(auth.userPk, after);
+}
+
+export { LIMITS };

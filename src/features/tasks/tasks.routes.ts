@@ -1,0 +1,118 @@
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { ApiError } from '../../errors.js';
+import { apiRoute } from '../../http/api-route.js';
+import { lenientInt, type Params } from '../../http/params.js';
+import type { CompletionHook } from './tasks.write.js';
+import { parseFields, type FieldSet } from './task-fields.js';
+import { LIMITS } from './task-rules.js';
+import { deleteResultsBody, taskPageBody, taskRecord, taskResultsBody, tombstonesBody } from './tasks.presenter.js';
+import { deletedTasks, listTasks, MAX_PAGE } from './tasks.read.js';
+import { addTasks, deleteTasks, editTasks, type Wanted, type WriteResult } from './tasks.write.js';
+
+/** A numeric parameter: absent or empty → undefined; anything but a number → 611 for the request. */
+function numberParam(p: Params, ...names: string[]): number | undefined {
+  for (const name of names) {
+    const text = p.text(name);
+    if (text === undefined) continue;
+    const n = lenientInt(text);
+    if (n === undefined) throw new ApiError(611, { desc: `Malformed request: ${name} must be a number` });
+    return n;
+  }
+  return undefined;
+}
+
+/**
+ * The `tasks` parameter of add, edit and delete: a JSON array of at most 50 items. Anything else
+ * fails the whole request (611 or 602) before anything is stored.
+ */
+function batchOf(p: Params): unknown[] {
+  const raw = p.get('tasks');
+  if (raw === undefined || raw.trim() === '') throw new ApiError(611, { desc: 'Malformed request: tasks is required (a JSON array)' });
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new ApiError(611, { desc: 'Malformed request: tasks is not valid JSON' });
+  }
+  if (!Array.isArray(value)) throw new ApiError(611, { desc: 'Malformed request: tasks must be a JSON array' });
+  if (value.length > LIMITS.batch) throw new ApiError(602);
+  return value;
+}
+
+function wantedOf(fields: FieldSet): Wanted {
+  return { children: fields.includes('children'), meta: fields.includes('meta') };
+}
+
+function present(results: readonly WriteResult[], fields: FieldSet) {
+  return results.map((r) => ('task' in r ? taskRecord(r.task, fields, r.ref) : r));
+}
+
+function compOf(p: Params): 0 | 1 | undefined {
+  const comp = numberParam(p, 'comp');
+  if (comp === undefined || comp === -1) return undefined;
+  if (comp === 0 || comp === 1) return comp;
+  throw new ApiError(611, { desc: 'Malformed request: comp must be 0, 1 or -1' });
+}
+
+export function taskRoutes(app: FastifyInstance, deps: Deps, completion: CompletionHook): void {
+  apiRoute(app, deps, {
+    path: '/3/tasks/get.php',
+    scope: 'tasks',
+    malformedCode: 611,
+    handler: async ({ params: p, auth }) => {
+      const fields = parseFields(p.get('fields'));
+      const page = await listTasks(deps, auth, {
+        id: numberParam(p, 'id'),
+        // modafter/modbefore: names some clients use for after/before.
+        after: numberParam(p, 'after', 'modafter'),
+        before: numberParam(p, 'before', 'modbefore'),
+        comp: compOf(p),
+        start: numberParam(p, 'start') ?? 0,
+        num: numberParam(p, 'num') ?? MAX_PAGE,
+        ...wantedOf(fields),
+      });
+      return taskPageBody(page.tasks.map((t) => taskRecord(t, fields)), page.total);
+    },
+  });
+
+  apiRoute(app, deps, {
+    path: '/3/tasks/add.php',
+    scope: 'write',
+    malformedCode: 611,
+    handler: async ({ params: p, auth }) => {
+      const fields = parseFields(p.get('fields'));
+      return taskResultsBody(present(await addTasks(deps, auth, batchOf(p), wantedOf(fields)), fields));
+    },
+  });
+
+  apiRoute(app, deps, {
+    path: '/3/tasks/edit.php',
+    scope: 'write',
+    malformedCode: 611,
+    handler: async ({ params: p, auth }) => {
+      const fields = parseFields(p.get('fields'));
+      const items = batchOf(p);
+      // `reschedule` arrives as a top-level parameter or inside each task (compat notes).
+      const reschedule = numberParam(p, 'reschedule') === 1;
+      return taskResultsBody(present(await editTasks(deps, auth, items, { wanted: wantedOf(fields), reschedule, completion }), fields));
+    },
+  });
+
+  apiRoute(app, deps, {
+    path: '/3/tasks/delete.php',
+    scope: 'write',
+    malformedCode: 611,
+    handler: async ({ params: p, auth }) => deleteResultsBody(await deleteTasks(deps, auth, batchOf(p))),
+  });
+
+  // deleted.php, and get_deleted.php: the name the spec's sync guidance uses.
+  for (const path of ['/3/tasks/deleted.php', '/3/tasks/get_deleted.php']) {
+    apiRoute(app, deps, {
+      path,
+      scope: 'tasks',
+      malformedCode: 611,
+      handler: async ({ params: p, auth }) => tombstonesBody(await deletedTasks(deps, auth, numberParam(p, 'after') ?? 0)),
+    });
+  }
+}

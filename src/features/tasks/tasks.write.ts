@@ -1,0 +1,242 @@
+import { itemError, type ItemError } from '../../errors.js';
+import type { Deps } from '../../deps.js';
+import { lenientInt } from '../../http/params.js';
+import { unixSeconds } from '../../lib/clock.js';
+import type { AuthContext } from '../../oauth/access-tokens.js';
+import type { Account, Repos, Task } from '../../storage/store.js';
+import { checkReferences } from './task-checks.js';
+import { parseTaskInput, type TaskPatch } from './task-input.js';
+import { LIMITS, noonOf, normalizeRemind } from './task-rules.js';
+import type { TaskView } from './tasks.presenter.js';
+
+/** What a write call reports per item: the task as it now is, or an inline error. */
+export type WriteResult = { readonly task: TaskView; readonly ref?: string | number } | ItemError;
+
+/** Which costly parts of TaskView the caller will show. */
+export interface Wanted {
+  readonly children: boolean;
+  readonly meta: boolean;
+}
+
+/** State shared by the items of one call, inside its transaction. */
+export interface WriteContext {
+  readonly tx: Repos;
+  readonly account: Account;
+  readonly clientPk: number;
+  readonly now: number;
+  /** lastedit_task stamp of this call, taken at its first change: every change of the call carries it. */
+  editStamp?: number;
+  deleteStamp?: number;
+}
+
+async function editStamp(ctx: WriteContext): Promise<number> {
+  ctx.editStamp ??= (await ctx.tx.accounts.touch(ctx.account.pk, ['lastedit_task'], ctx.now)).lastedit_task as number;
+  return ctx.editStamp;
+}
+
+async function deleteStamp(ctx: WriteContext): Promise<number> {
+  ctx.deleteStamp ??= (await ctx.tx.accounts.touch(ctx.account.pk, ['lastdelete_task'], ctx.now)).lastdelete_task as number;
+  return ctx.deleteStamp;
+}
+
+/** A parent's `children` count changed: the parent counts as edited, so clients fetch it again. */
+async function markParentChanged(ctx: WriteContext, parentId: number): Promise<void> {
+  if (parentId === 0) return;
+  const parent = await ctx.tx.tasks.get(ctx.account.pk, parentId);
+  if (parent) await ctx.tx.tasks.update(ctx.account.pk, { ...parent, modified: await editStamp(ctx) });
+}
+
+/** Runs a write call: one transaction, the account's writers serialised, every item judged on its own. */
+export async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: WriteContext) => Promise<T>): Promise<T> {
+  return deps.store.transaction(async (tx) => {
+    await tx.accounts.lock(auth.userPk);
+    const account = await tx.accounts.get(auth.userPk);
+    if (!account) throw new Error(`account ${auth.userPk} vanished`);
+    return each({ tx, account, clientPk: auth.clientPk, now: unixSeconds(deps.clock) });
+  });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+async function view(ctx: WriteContext, task: Task, meta: string | null | undefined, wanted: Wanted): Promise<TaskView> {
+  const children = wanted.children && task.parent === 0 ? (await ctx.tx.tasks.childIds(ctx.account.pk, task.id)).length : 0;
+  const shownMeta = wanted.meta ? (meta !== undefined ? meta : await ctx.tx.tasks.meta(ctx.account.pk, task.id, ctx.clientPk)) : null;
+  return { ...task, children, meta: shownMeta === '' ? null : shownMeta };
+}
+
+function refOf(item: unknown): string | number | undefined {
+  if (!isObject(item)) return undefined;
+  const ref = item['ref'];
+  return typeof ref === 'string' || typeof ref === 'number' ? ref : undefined;
+}
+
+export async function addTasks(deps: Deps, auth: AuthContext, items: readonly unknown[], wanted: Wanted): Promise<WriteResult[]> {
+  return writeCall(deps, auth, async (ctx) => {
+    let count = await ctx.tx.tasks.count(ctx.account.pk);
+    const results: WriteResult[] = [];
+    for (const item of items) {
+      const ref = refOf(item);
+      const result = await addOne(ctx, item, count, wanted);
+      if ('task' in result) count++;
+      results.push('task' in result ? { task: result.task, ...(ref !== undefined && { ref }) } : { ...result, ref: ref ?? '' });
+    }
+    return results;
+  });
+}
+
+async function addOne(ctx: WriteContext, item: unknown, count: number, wanted: Wanted): Promise<{ task: TaskView } | ItemError> {
+  if (!isObject(item)) return itemError(611, '', 'Malformed request: each task must be a JSON object');
+  const parsed = parseTaskInput(item, 'add');
+  if ('error' in parsed) return itemError(parsed.error.code, '', parsed.error.desc);
+  const p = parsed.ok.patch;
+  const problem = await checkReferences(ctx.tx, ctx.account, p, null);
+  if (problem) return itemError(problem.code, '', problem.desc);
+  if (count >= LIMITS.tasksPerAccount) return itemError(603, '');
+  const stamp = await editStamp(ctx);
+  const id = await ctx.tx.accounts.allocateIds(ctx.account.pk, 'task', 1);
+  const parent = p.parent ?? 0;
+  const task: Task = {
+    id,
+    title: p.title as string,
+    tag: p.tag ?? '',
+    folder: p.folder ?? 0,
+    context: p.context ?? 0,
+    goal: p.goal ?? 0,
+    location: p.location ?? 0,
+    parent,
+    ord: parent === 0 ? 0 : await ctx.tx.tasks.nextOrder(ctx.account.pk, parent),
+    duedate: p.duedate ?? 0,
+    duedatemod: p.duedatemod ?? 0,
+    startdate: p.startdate ?? 0,
+    duetime: p.duetime ?? null,
+    starttime: p.starttime ?? null,
+    remind: normalizeRemind(p.remind ?? 0, ctx.account.pro),
+    repeat: p.repeat ?? '',
+    repeatIndex: 1,
+    status: p.status ?? 0,
+    length: p.length ?? 0,
+    priority: p.priority ?? 0,
+    star: p.star ?? 0,
+    modified: stamp,
+    completed: p.completed ?? 0,
+    added: noonOf(ctx.now),
+    timer: 0,
+    timeron: 0,
+    note: p.note ?? '',
+    previous: 0,
+    // Tasks created through the API (spec 2.1: 3 = this API).
+    via: 3,
+  };
+  await ctx.tx.tasks.insert(ctx.account.pk, task);
+  if (p.meta) await ctx.tx.tasks.setMeta(ctx.account.pk, id, ctx.clientPk, p.meta);
+  await markParentChanged(ctx, parent);
+  return { task: await view(ctx, task, p.meta ?? null, wanted) };
+}
+
+/** An id as clients send it (number, numeric string, float): 604 when empty, 605 when not an id. */
+export function readId(raw: unknown): { id: number } | ItemError {
+  if (raw === undefined || raw === null || raw === '' || raw === 0 || raw === '0') return itemError(604, raw === undefined || raw === null ? '' : String(raw));
+  const id = lenientInt(raw);
+  if (id === undefined || id <= 0) return itemError(605, typeof raw === 'number' || typeof raw === 'string' ? raw : '');
+  return { id };
+}
+
+/** The fields an edit may change, compared to decide whether anything really changed. */
+const EDITABLE: ReadonlyArray<keyof Task> = [
+  'title', 'tag', 'folder', 'context', 'goal', 'location', 'parent', 'duedate', 'duedatemod', 'startdate',
+  'duetime', 'starttime', 'remind', 'repeat', 'status', 'length', 'priority', 'star', 'completed', 'note',
+];
+
+/** Applies a patch to a task; the hook decides what completion does (repeating tasks). */
+export type CompletionHook = (ctx: WriteContext, before: Task, after: Task, reschedule: boolean) => Promise<Task>;
+
+/** Without the repeat engine: completion just completes. */
+export const plainCompletion: CompletionHook = async (_ctx, _before, after) => after;
+
+export async function editTasks(
+  deps: Deps,
+  auth: AuthContext,
+  items: readonly unknown[],
+  options: { wanted: Wanted; reschedule: boolean; completion: CompletionHook },
+): Promise<WriteResult[]> {
+  return writeCall(deps, auth, async (ctx) => {
+    const results: WriteResult[] = [];
+    for (const item of items) results.push(await editOne(ctx, item, options));
+    return results;
+  });
+}
+
+async function editOne(
+  ctx: WriteContext,
+  item: unknown,
+  options: { wanted: Wanted; reschedule: boolean; completion: CompletionHook },
+): Promise<WriteResult> {
+  if (!isObject(item)) return itemError(611, '', 'Malformed request: each task must be a JSON object');
+  const idOrError = readId(item['id']);
+  if ('errorCode' in idOrError) return idOrError;
+  const { id } = idOrError;
+  const current = await ctx.tx.tasks.get(ctx.account.pk, id);
+  if (!current) return itemError(605, id);
+  const parsed = parseTaskInput(item, 'edit');
+  if ('error' in parsed) return itemError(parsed.error.code, id, parsed.error.desc);
+  const p: TaskPatch = parsed.ok.patch;
+  if (Object.keys(p).length === 0) return itemError(606, id, 'Nothing was edited: the task carried no field that can be changed');
+  const problem = await checkReferences(ctx.tx, ctx.account, p, current);
+  if (problem) return itemError(problem.code, id, problem.desc);
+
+  // addedby was only checked (615/616); it is not stored.
+  const { meta, addedby, remind, ...fields } = p;
+  let next: Task = { ...current, ...fields, ...(remind !== undefined && { remind: normalizeRemind(remind, ctx.account.pro) }) };
+  if (next.parent !== current.parent) next = { ...next, ord: next.parent === 0 ? 0 : await ctx.tx.tasks.nextOrder(ctx.account.pk, next.parent) };
+  if (next.repeat !== current.repeat) next = { ...next, repeatIndex: 1 };
+  if (next.completed !== 0 && current.completed === 0) next = await options.completion(ctx, current, next, options.reschedule || parsed.ok.reschedule);
+
+  const oldMeta = meta === undefined ? undefined : await ctx.tx.tasks.meta(ctx.account.pk, id, ctx.clientPk);
+  const metaChanged = meta !== undefined && (meta ?? '') !== (oldMeta ?? '');
+  const changed = metaChanged || EDITABLE.some((f) => next[f] !== current[f]) || next.repeatIndex !== current.repeatIndex;
+  if (changed) {
+    next = { ...next, modified: await editStamp(ctx) };
+    await ctx.tx.tasks.update(ctx.account.pk, next);
+    if (metaChanged) await ctx.tx.tasks.setMeta(ctx.account.pk, id, ctx.clientPk, meta ?? null);
+    if (next.parent !== current.parent) {
+      await markParentChanged(ctx, current.parent);
+      await markParentChanged(ctx, next.parent);
+    }
+  }
+  return { task: await view(ctx, next, meta, options.wanted) };
+}
+
+export async function deleteTasks(deps: Deps, auth: AuthContext, items: readonly unknown[]): Promise<Array<{ id: number } | ItemError>> {
+  return writeCall(deps, auth, async (ctx) => {
+    const deletedNow = new Set<number>();
+    const results: Array<{ id: number } | ItemError> = [];
+    for (const item of items) {
+      // Ids arrive as numbers or strings; some clients send {id} objects.
+      const idOrError = readId(isObject(item) ? item['id'] : item);
+      if ('errorCode' in idOrError) {
+        results.push(idOrError);
+        continue;
+      }
+      const { id } = idOrError;
+      if (deletedNow.has(id)) {
+        // Already gone with its parent earlier in this call: it is deleted, as asked.
+        results.push({ id });
+        continue;
+      }
+      const task = await ctx.tx.tasks.get(ctx.account.pk, id);
+      if (!task) {
+        results.push(itemError(605, id));
+        continue;
+      }
+      // Deleting a parent deletes its subtasks; each lands in the deleted list.
+      const ids = [id, ...(await ctx.tx.tasks.childIds(ctx.account.pk, id))];
+      await ctx.tx.tasks.remove(ctx.account.pk, ids, await deleteStamp(ctx));
+      for (const gone of ids) deletedNow.add(gone);
+      if (task.parent !== 0 && !deletedNow.has(task.parent)) await markParentChanged(ctx, task.parent);
+      results.push({ id });
+    }
+    return results;
+  });
+}
