@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
 import { api, authorize, createAccount, createApp, tasksCall, testContext, type TestApp, type TestContext } from '../../../test/harness.js';
-import type { Account, Task } from '../../storage/store.js';
+import { newTask } from '../../../test/factories.js';
+import type { Account } from '../../storage/store.js';
 
 type Json = Record<string, unknown>;
 const body = (res: { json(): unknown }) => res.json() as Json[];
@@ -214,15 +215,12 @@ describe('tasks/add: the 80,000 tasks of an account (603)', () => {
       // Fill the account to one below the limit through the store (fast), as if added earlier.
       await ctx.deps.store.transaction(async (tx) => {
         const first = await tx.accounts.allocateIds(account.pk, 'task', 79_999);
-        const base: Task = {
-          id: 0, title: 'old', tag: '', folder: 0, context: 0, goal: 0, location: 0, parent: 0, ord: 0, duedate: 0,
-          duedatemod: 0, startdate: 0, duetime: null, starttime: null, remind: 0, repeat: '', repeatIndex: 1, status: 0,
-          length: 0, priority: 0, star: 0, modified: 1, completed: 0, added: 43200, timer: 0, timeron: 0, note: '',
-          previous: 0, via: 3,
-        };
-        for (let i = 0; i < 79_999; i++) await tx.tasks.insert(account.pk, { ...base, id: first + i });
+        for (let i = 0; i < 79_999; i++) await tx.tasks.insert(account.pk, newTask(first + i));
       });
-      const results = (await tasksCall(ctx, token, 'add', [{ title: 'The last one', ref: 'a' }, { title: 'One too many', ref: 'b' }])).json() as Json[];
+      const due = 1_767_268_800;
+      const results = (
+        await tasksCall(ctx, token, 'add', [{ title: 'The last one', ref: 'a', duedate: due, repeat: 'DAILY' }, { title: 'One too many', ref: 'b' }])
+      ).json() as Json[];
       assert.equal(results[0]?.['id'], 80_000);
       assert.deepEqual(results[1], {
         errorCode: 603,
@@ -230,6 +228,11 @@ describe('tasks/add: the 80,000 tasks of an account (603)', () => {
         ref: 'b',
       });
       assert.equal(await ctx.deps.store.read.tasks.count(account.pk), 80_000);
+      // Rescheduling adds a completed copy: at the limit that item fails, and the task is as it was.
+      const [r] = (await tasksCall(ctx, token, 'edit', [{ id: 80_000, completed: due, reschedule: 1 }], { fields: 'duedate' })).json() as Json[];
+      assert.deepEqual([r?.['errorCode'], r?.['ref']], [603, 80_000]);
+      const [, same] = (await api(ctx, token, '/3/tasks/get.php', { id: '80000', fields: 'duedate' })).json() as Json[];
+      assert.deepEqual([same?.['completed'], same?.['duedate']], [0, due]);
     } finally {
       await ctx.close();
     }

@@ -29,7 +29,8 @@ export interface WriteContext {
   deleteStamp?: number;
 }
 
-async function editStamp(ctx: WriteContext): Promise<number> {
+/** The call's edit stamp, taken at its first change: every change of the call carries it. */
+export async function editStamp(ctx: WriteContext): Promise<number> {
   ctx.editStamp ??= (await ctx.tx.accounts.touch(ctx.account.pk, ['lastedit_task'], ctx.now)).lastedit_task as number;
   return ctx.editStamp;
 }
@@ -149,11 +150,30 @@ const EDITABLE: ReadonlyArray<keyof Task> = [
   'duetime', 'starttime', 'remind', 'repeat', 'status', 'length', 'priority', 'star', 'completed', 'note',
 ];
 
-/** Applies a patch to a task; the hook decides what completion does (repeating tasks). */
+/**
+ * Decides what completing a task does (repeating tasks reschedule). It returns the task to store,
+ * or throws ItemRefused, before writing anything, to fail just this item.
+ */
 export type CompletionHook = (ctx: WriteContext, before: Task, after: Task, reschedule: boolean) => Promise<Task>;
+
+export class ItemRefused extends Error {
+  constructor(readonly item: ItemError) {
+    super(item.errorDesc);
+  }
+}
 
 /** Without the repeat engine: completion just completes. */
 export const plainCompletion: CompletionHook = async (_ctx, _before, after) => after;
+
+/** Runs the completion hook; a refusal becomes this item's inline error. */
+async function completeWith(hook: CompletionHook, ctx: WriteContext, before: Task, after: Task, reschedule: boolean): Promise<Task | ItemError> {
+  try {
+    return await hook(ctx, before, after, reschedule);
+  } catch (err) {
+    if (err instanceof ItemRefused) return err.item;
+    throw err;
+  }
+}
 
 export async function editTasks(
   deps: Deps,
@@ -191,7 +211,11 @@ async function editOne(
   let next: Task = { ...current, ...fields, ...(remind !== undefined && { remind: normalizeRemind(remind, ctx.account.pro) }) };
   if (next.parent !== current.parent) next = { ...next, ord: next.parent === 0 ? 0 : await ctx.tx.tasks.nextOrder(ctx.account.pk, next.parent) };
   if (next.repeat !== current.repeat) next = { ...next, repeatIndex: 1 };
-  if (next.completed !== 0 && current.completed === 0) next = await options.completion(ctx, current, next, options.reschedule || parsed.ok.reschedule);
+  if (next.completed !== 0 && current.completed === 0) {
+    const completed = await completeWith(options.completion, ctx, current, next, options.reschedule || parsed.ok.reschedule);
+    if ('errorCode' in completed) return { ...completed, ref: id };
+    next = completed;
+  }
 
   const oldMeta = meta === undefined ? undefined : await ctx.tx.tasks.meta(ctx.account.pk, id, ctx.clientPk);
   const metaChanged = meta !== undefined && (meta ?? '') !== (oldMeta ?? '');

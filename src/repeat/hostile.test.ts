@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { MAX_STEPS } from './budget.js';
+import { nextOccurrenceCounted } from './engine.js';
+import { parseRepeat, type NextInput, type NextResult } from './index.js';
+import { firstOccurrenceAfter, occurrencesBetween } from './reference.js';
+import { dateOf, noon } from './test-dates.js';
+
+/**
+ * Inputs that would spin a naive engine. Each must give the right answer within a small number
+ * of steps (the engine's own work counter; timing lives in bench/repeat.ts, not in tests).
+ */
+
+const DAY = 86_400;
+const NOW = Date.UTC(2026, 0, 15, 9, 30) / 1000;
+const TODAY = Math.floor(NOW / DAY);
+
+interface Case {
+  readonly why: string;
+  readonly rule: string;
+  readonly due: string;
+  readonly now?: number;
+  /** 'YYYY-MM-DD #occurrence' (occurrence numbers checked by counting day by day), or 'done'. */
+  readonly expect: string;
+  /** The most steps the answer may take. */
+  readonly steps: number;
+}
+
+function show(r: NextResult): string {
+  return r.kind === 'next' ? `${dateOf(r.due)} #${r.occurrence}` : r.kind;
+}
+
+/** Occurrence number after skipping every day from `due` to today, for a daily rule. */
+function dailyFrom(due: string): number {
+  return 1 + (TODAY - Math.floor(noon(due) / DAY)) + 1;
+}
+
+const CASES: readonly Case[] = [
+  { why: 'ancient due date, daily, fast-forward', rule: 'FREQ=DAILY;FASTFORWARD', due: '1900-01-01', expect: `2026-01-16 #${dailyFrom('1900-01-01')}`, steps: 5 },
+  { why: 'year-1 due date, daily, fast-forward', rule: 'FREQ=DAILY;FASTFORWARD', due: '0001-01-01', expect: `2026-01-16 #${dailyFrom('0001-01-01')}`, steps: 5 },
+  { why: 'ancient, weekdays, fast-forward', rule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;FASTFORWARD', due: '1900-01-01', expect: '2026-01-16 #32885', steps: 5 },
+  { why: 'ancient, last Friday, fast-forward', rule: 'FREQ=MONTHLY;BYDAY=-1FR;FASTFORWARD', due: '1900-01-26', expect: '2026-01-30 #1513', steps: 400 },
+  { why: 'ancient, the 31st, fast-forward', rule: 'FREQ=MONTHLY;BYMONTHDAY=31;FASTFORWARD', due: '1900-01-31', expect: '2026-01-31 #883', steps: 1000 },
+  { why: 'ancient, Feb 29, fast-forward', rule: 'FREQ=YEARLY;FASTFORWARD', due: '1904-02-29', expect: '2028-02-29 #32', steps: 300 },
+  { why: 'ancient, daily in June, fast-forward', rule: 'FREQ=DAILY;BYMONTH=6;FASTFORWARD', due: '1900-06-01', expect: '2026-06-01 #3781', steps: 500 },
+  { why: 'a billion occurrences', rule: 'FREQ=DAILY;COUNT=1000000000', due: '2026-01-15', expect: '2026-01-16 #2', steps: 5 },
+  { why: 'a billion occurrences, fast-forward from 1900', rule: 'FREQ=DAILY;COUNT=1000000000;FASTFORWARD', due: '1900-01-01', expect: `2026-01-16 #${dailyFrom('1900-01-01')}`, steps: 5 },
+  { why: 'COUNT used up while fast-forwarding from 1900', rule: 'FREQ=MONTHLY;BYMONTHDAY=31;COUNT=100;FASTFORWARD', due: '1900-01-31', expect: 'done', steps: 1000 },
+  { why: 'impossible: Feb 30 yearly', rule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30', due: '2026-01-15', expect: 'done', steps: 100 },
+  { why: 'impossible: Feb 30 monthly', rule: 'FREQ=MONTHLY;BYMONTH=2;BYMONTHDAY=30', due: '2026-01-15', expect: 'done', steps: 400 },
+  { why: 'impossible: Feb 30 daily', rule: 'FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30', due: '2026-01-15', expect: 'done', steps: 1 },
+  { why: 'impossible: April 31', rule: 'FREQ=YEARLY;BYMONTH=4;BYMONTHDAY=31', due: '2026-01-15', expect: 'done', steps: 100 },
+  { why: 'impossible: sixth Friday', rule: 'FREQ=MONTHLY;BYDAY=6FR', due: '2026-01-15', expect: 'done', steps: 400 },
+  { why: 'impossible: the interval only visits Februaries', rule: 'FREQ=MONTHLY;INTERVAL=12;BYMONTHDAY=30', due: '2026-02-15', expect: 'done', steps: 100 },
+  { why: 'impossible: every 7th day from a Tuesday, on Mondays', rule: 'FREQ=DAILY;INTERVAL=7;BYDAY=MO', due: '2026-01-13', expect: 'done', steps: 1 },
+  { why: 'impossible, with fast-forward from 1900', rule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30;FASTFORWARD', due: '1900-01-15', expect: 'done', steps: 400 },
+  { why: 'interval of a million days', rule: 'FREQ=DAILY;INTERVAL=1000000', due: '2026-01-15', expect: '4763-12-13 #2', steps: 5 },
+  { why: 'interval of a million weeks', rule: 'FREQ=WEEKLY;INTERVAL=1000000', due: '2026-01-15', expect: 'done', steps: 5 },
+  { why: 'interval of a million months', rule: 'FREQ=MONTHLY;INTERVAL=1000000', due: '2026-01-15', expect: 'done', steps: 5 },
+  { why: 'interval of a million years', rule: 'FREQ=YEARLY;INTERVAL=1000000', due: '2026-01-15', expect: 'done', steps: 5 },
+  { why: 'the largest interval read', rule: 'FREQ=WEEKLY;INTERVAL=999999999999;BYDAY=MO,FR', due: '2026-01-15', expect: '2026-01-16 #2', steps: 5 },
+  { why: 'the largest interval read, past the week', rule: 'FREQ=WEEKLY;INTERVAL=999999999999;BYDAY=MO,FR', due: '2026-01-16', expect: 'done', steps: 5 },
+  { why: 'interval of a million days, fast-forward from 1900', rule: 'FREQ=DAILY;INTERVAL=1000000;FASTFORWARD', due: '1900-01-01', expect: '4637-11-28 #2', steps: 5 },
+  { why: 'the last day iCal can write', rule: 'FREQ=DAILY', due: '9999-12-30', expect: '9999-12-31 #2', steps: 5 },
+  { why: 'nothing after 9999-12-31', rule: 'FREQ=DAILY', due: '9999-12-31', expect: 'done', steps: 5 },
+  { why: 'yearly near the end', rule: 'FREQ=YEARLY', due: '9999-06-01', expect: 'done', steps: 5 },
+  { why: 'the 31st near the end', rule: 'FREQ=MONTHLY;BYMONTHDAY=31', due: '9999-10-31', expect: '9999-12-31 #2', steps: 10 },
+  { why: 'fast-forward to a `now` in 9999', rule: 'FREQ=MONTHLY;BYMONTHDAY=31;FASTFORWARD', due: '2026-01-31', now: noon('9999-06-15'), expect: '9999-07-31 #55815', steps: 1500 },
+  { why: 'fast-forward to a `now` past 9999', rule: 'FREQ=DAILY;FASTFORWARD', due: '2026-01-15', now: 1e15, expect: 'done', steps: 5 },
+  { why: 'a walk too long for the step budget answers done', rule: 'FREQ=WEEKLY;INTERVAL=2;BYMONTH=6;FASTFORWARD', due: '0001-01-01', expect: 'done', steps: MAX_STEPS + 1 },
+];
+
+describe('hostile inputs answer right, in few steps', () => {
+  for (const c of CASES) {
+    test(`${c.why}: ${c.rule} due ${c.due} → ${c.expect}`, () => {
+      const due = noon(c.due);
+      const input: NextInput = { due, completed: due, now: c.now ?? NOW, occurrence: 1 };
+      const { result, steps } = nextOccurrenceCounted(parseRepeat(c.rule), input);
+      assert.equal(show(result), c.expect);
+      assert.ok(steps <= c.steps, `${steps} steps, expected at most ${c.steps}`);
+    });
+  }
+
+  test('the fast-forward counts from 1900 agree with a day-by-day count', () => {
+    for (const c of CASES.filter((x) => x.due.startsWith('1900') && x.expect !== 'done' && !x.rule.includes('INTERVAL'))) {
+      const spec = parseRepeat(c.rule);
+      assert.equal(spec.kind, 'rule');
+      if (spec.kind !== 'rule') continue;
+      const anchor = Math.floor(noon(c.due) / DAY);
+      const skipped = occurrencesBetween(spec, anchor, anchor, TODAY).length;
+      const next = firstOccurrenceAfter(spec, anchor, TODAY, 400);
+      assert.equal(`${dateOf((next ?? 0) * DAY)} #${1 + skipped + 1}`, c.expect, c.rule);
+    }
+  });
+
+  test('no input takes more than the step budget', () => {
+    for (const c of CASES) {
+      const due = noon(c.due);
+      const { steps } = nextOccurrenceCounted(parseRepeat(c.rule), { due, completed: due, now: c.now ?? NOW, occurrence: 1 });
+      assert.ok(steps <= MAX_STEPS + 1, c.rule);
+    }
+  });
+});
