@@ -63,17 +63,29 @@ export function paramsOf(request: FastifyRequest): Params {
   return (request.params_ ??= Params.from(request.query, request.body));
 }
 
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
 /**
- * Lenient integer reading, as clients send them: 5, "5", 5.0, "1676980800.0", " 7 ".
- * Returns undefined for anything that is not a finite number; fractions are truncated toward zero.
+ * Lenient number reading, as clients send them: 5, "5", 5.5, "1676980800.0", " 7 ", "1e3", true.
+ * Returns undefined for anything that is not a finite number. -0 reads as 0.
  */
-export function lenientInt(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isSafeInteger(Math.trunc(v)) ? Math.trunc(v) + 0 : undefined;
+export function lenientFloat(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v + 0 : undefined;
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (typeof v !== 'string') return undefined;
   const t = v.trim();
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return undefined;
-  const n = Math.trunc(Number(t));
-  // Beyond 2^53 integers are no longer exact: no id or timestamp is that large.
-  return Number.isSafeInteger(n) ? n + 0 : undefined;
+  if (!NUMBER.test(t)) return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n + 0 : undefined;
+}
+
+/**
+ * Lenient integer reading: lenientFloat with fractions truncated toward zero. Beyond 2^53 integers
+ * are no longer exact, and no id or timestamp is that large: undefined.
+ */
+export function lenientInt(v: unknown): number | undefined {
+  const n = lenientFloat(v);
+  if (n === undefined) return undefined;
+  const i = Math.trunc(n);
+  return Number.isSafeInteger(i) ? i + 0 : undefined;
 }

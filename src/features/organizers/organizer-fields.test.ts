@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../errors.js';
-import { Failures, lenientFloat, nameKey, nameLength, readField, readId, readName, type FieldSpec } from './organizer-fields.js';
+import { lenientFloat } from '../../http/params.js';
+import { Failures, nameKey, nameLength, readField, readId, readName, type FieldSpec } from './organizer-fields.js';
 
 const fail = new Failures({ noName: 501, nameTaken: 502, max: 503, emptyId: 504, invalid: 505, nothingEdited: 506 }, 'location');
 

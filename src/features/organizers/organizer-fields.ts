@@ -1,5 +1,5 @@
 import { ApiError, type ErrorCode } from '../../errors.js';
-import { lenientInt } from '../../http/params.js';
+import { lenientFloat, lenientInt } from '../../http/params.js';
 
 /**
  * Reading the plain form parameters of the organiser endpoints into checked values. Pure: no
@@ -108,17 +108,6 @@ export function readId(raw: string | undefined, fail: Failures): number {
 }
 
 const FLAG_WORDS: ReadonlyMap<string, number> = new Map([['true', 1], ['false', 0]]);
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
-/** A finite number from lenient text ("51.5", " -0.12 ", "1e1"), or undefined. */
-export function lenientFloat(text: string): number | undefined {
-  const t = text.trim();
-  if (!NUMBER.test(t)) return undefined;
-  const n = Number(t);
-  // + 0 turns -0 into 0, so that "-0" is not shown as a different value from "0".
-  return Number.isFinite(n) ? n + 0 : undefined;
-}
-
 /**
  * One field's value from its raw text, or undefined when not sent. Empty text counts as not sent,
  * except for free text, where "" is a value (it clears the note). A value the field cannot hold is

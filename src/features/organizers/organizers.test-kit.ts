@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { api, authorize, createAccount, createApp, type TestContext } from '../../../test/harness.js';
 import type { Account, OrganizerKind, Stamps, Task } from '../../storage/store.js';
 import { nameKey } from './organizer-fields.js';
+import { newTask } from '../../../test/factories.js';
 
 /** Shared helpers of the organiser tests (not a test file itself). */
 
@@ -47,41 +48,8 @@ export async function stamps(ctx: TestContext, user: User): Promise<Stamps> {
   return account.stamps;
 }
 
-/** A complete stored task, as the tasks endpoints would write it, with `over` applied. */
-export function fullTask(id: number, over: Partial<Task> = {}): Task {
-  return {
-    id,
-    title: `Task ${id}`,
-    tag: '',
-    folder: 0,
-    context: 0,
-    goal: 0,
-    location: 0,
-    parent: 0,
-    ord: 0,
-    duedate: 0,
-    duedatemod: 0,
-    startdate: 0,
-    duetime: null,
-    starttime: null,
-    remind: 0,
-    repeat: '',
-    repeatIndex: 1,
-    status: 0,
-    length: 0,
-    priority: 0,
-    star: 0,
-    modified: 1_000,
-    completed: 0,
-    added: 1_000,
-    timer: 0,
-    timeron: 0,
-    note: '',
-    previous: 0,
-    via: 3,
-    ...over,
-  };
-}
+/** A complete stored task (test/factories.ts). */
+export const fullTask = newTask;
 
 /** Inserts tasks straight into the store (the tasks endpoints are built elsewhere). */
 export async function insertTasks(ctx: TestContext, user: User, tasks: readonly Partial<Task>[]): Promise<number[]> {

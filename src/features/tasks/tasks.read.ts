@@ -1,18 +1,9 @@
 import type { Deps } from '../../deps.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
-import type { TaskPage, Tombstone } from '../../storage/store.js';
-import { LIMITS } from './task-rules.js';
+import type { TaskPage, TaskQuery, Tombstone } from '../../storage/store.js';
 
-export interface ListInput {
-  readonly id?: number | undefined;
-  readonly after?: number | undefined;
-  readonly before?: number | undefined;
-  readonly comp?: 0 | 1 | undefined;
-  readonly start: number;
-  readonly num: number;
-  readonly children: boolean;
-  readonly meta: boolean;
-}
+/** The filters of tasks/get, plus which costly fields were asked for. */
+export type ListInput = Omit<TaskQuery, 'withChildren' | 'metaFor'> & { readonly children: boolean; readonly meta: boolean };
 
 /** Default and maximum of `num` (spec 4.2); larger values are capped, not refused. */
 export const MAX_PAGE = 1000;
@@ -34,5 +25,3 @@ export async function listTasks(deps: Deps, auth: AuthContext, input: ListInput)
 export async function deletedTasks(deps: Deps, auth: AuthContext, after: number): Promise<Tombstone[]> {
   return deps.store.read.tasks.deletedAfter(auth.userPk, after);
 }
-
-export { LIMITS };

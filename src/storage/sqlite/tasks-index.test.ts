@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { PREF_NAMES, type Prefs, type Task } from '../store.js';
 import { SqliteStore } from './sqlite-store.js';
+import { newTask } from '../../../test/factories.js';
 
 /**
  * Incremental sync (tasks/get.php?after=…) must read an account's recently modified tasks through
@@ -42,14 +43,8 @@ const TASKS_B = 500;
 const BASE = 1_700_000_000;
 
 function task(id: number, modified: number): Task {
-  return {
-    id, title: `Task ${id}`, tag: '', folder: 0, context: 0, goal: 0, location: 0,
-    // Every tenth task is a subtask of the one before, so tasks_by_parent has rows.
-    parent: id % 10 === 0 ? id - 1 : 0, ord: id % 10 === 0 ? 1 : 0,
-    duedate: 0, duedatemod: 0, startdate: 0, duetime: null, starttime: null, remind: 0, repeat: '', repeatIndex: 1,
-    status: 0, length: 0, priority: 0, star: 0, modified, completed: 0, added: BASE, timer: 0, timeron: 0,
-    note: '', previous: 0, via: 3,
-  };
+  // Every tenth task is a subtask of the one before, so tasks_by_parent has rows.
+  return newTask(id, { parent: id % 10 === 0 ? id - 1 : 0, ord: id % 10 === 0 ? 1 : 0, modified, added: BASE });
 }
 
 interface Filled {
