@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
-import { UniqueViolation } from '../store.js';
+import type { Dialect, SqlDb, SqlParam } from '../sql/db.js';
 
-type Param = string | number | bigint | null | Buffer;
+type Param = SqlParam;
 
 /** A better-sqlite3 connection with a prepared-statement cache. SQL never leaves storage/. */
 export class Conn {
@@ -59,18 +59,39 @@ export class Conn {
   }
 }
 
-/** Maps SQLite's unique-constraint failure to the port's UniqueViolation, naming the column. */
-export function translateUnique<T>(what: Record<string, string>, fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    const e = err as { code?: string; message?: string };
-    if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-      for (const [column, label] of Object.entries(what)) {
-        if (e.message?.includes(column)) throw new UniqueViolation(label);
-      }
-      throw new UniqueViolation('record');
-    }
-    throw err;
+/** The Conn as the shared repositories see it: the same calls, as promises. */
+export class SqliteDb implements SqlDb {
+  constructor(private readonly c: Conn) {}
+
+  async get<T>(sql: string, ...params: SqlParam[]): Promise<T | undefined> {
+    return this.c.get<T>(sql, ...params);
+  }
+
+  async all<T>(sql: string, ...params: SqlParam[]): Promise<T[]> {
+    return this.c.all<T>(sql, ...params);
+  }
+
+  async getRaw(sql: string, ...params: SqlParam[]): Promise<unknown[] | undefined> {
+    return this.c.getRaw(sql, ...params);
+  }
+
+  async allRaw(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
+    return this.c.allRaw(sql, ...params);
+  }
+
+  async run(sql: string, ...params: SqlParam[]): Promise<number> {
+    return this.c.run(sql, ...params).changes;
   }
 }
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  forUpdate: '',
+  indexHint: (index) => `INDEXED BY ${index}`,
+  jsonArray: (columns) => `json_array(${columns})`,
+  parseJsonRow: (value) => JSON.parse(value as string) as unknown[],
+  uniqueViolation(err) {
+    const e = err as { code?: string; message?: string };
+    return e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ? (e.message ?? '') : undefined;
+  },
+};

@@ -3,29 +3,13 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Mutex } from '../../lib/mutex.js';
 import type { MigrationStatus, Repos, Store } from '../store.js';
-import { SqliteAccounts } from './accounts.js';
-import { SqliteClients } from './clients.js';
-import { Conn } from './connection.js';
+import { makeRepos } from '../sql/repos.js';
+import { Conn, SqliteDb, sqliteDialect } from './connection.js';
 import { MIGRATIONS } from './migrations.js';
-import { SqliteOAuth } from './oauth.js';
-import { SqliteOrganizers } from './organizers.js';
-import { SqliteSessions } from './sessions.js';
-import { SqliteTasks } from './tasks.js';
 
 export interface SqliteOptions {
   readonly path: string;
   readonly synchronous: 'FULL' | 'NORMAL';
-}
-
-function makeRepos(c: Conn): Repos {
-  return {
-    accounts: new SqliteAccounts(c),
-    clients: new SqliteClients(c),
-    oauth: new SqliteOAuth(c),
-    sessions: new SqliteSessions(c),
-    tasks: new SqliteTasks(c),
-    organizers: new SqliteOrganizers(c),
-  };
 }
 
 function open(path: string, synchronous: 'FULL' | 'NORMAL', queryOnly: boolean): Database.Database {
@@ -69,8 +53,8 @@ export class SqliteStore implements Store {
       this.writer.db.close();
       throw err;
     }
-    this.writeRepos = makeRepos(this.writer);
-    this.read = makeRepos(this.reader);
+    this.writeRepos = makeRepos(new SqliteDb(this.writer), sqliteDialect, true);
+    this.read = makeRepos(new SqliteDb(this.reader), sqliteDialect, false);
   }
 
   async transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {

@@ -11,7 +11,7 @@ import {
   type StampName,
   type Stamps,
 } from '../store.js';
-import { translateUnique, type Conn } from './connection.js';
+import { translateUnique, type Dialect, type SqlDb } from './db.js';
 
 const COLUMN_LIST = ['pk', 'userid', 'email', 'alias', 'pro', ...PREF_NAMES, ...STAMP_NAMES, 'created_at'] as const;
 const COLUMNS = COLUMN_LIST.join(', ');
@@ -38,59 +38,61 @@ function toAccount(row: unknown[]): Account {
   };
 }
 
-export class SqliteAccounts implements AccountsRepo {
-  constructor(private readonly c: Conn) {}
+export class SqlAccounts implements AccountsRepo {
+  constructor(
+    private readonly db: SqlDb,
+    private readonly dialect: Dialect,
+    /** Inside a transaction: reads that precede a write lock their rows (PostgreSQL). */
+    private readonly locking: string,
+  ) {}
 
   async create(a: NewAccount): Promise<Account> {
     const cols = ['userid', 'email', 'email_key', 'password_hash', 'alias', 'pro', ...PREF_NAMES, 'created_at'];
     const values = [a.userid, a.email, a.emailKey, a.passwordHash, a.alias, a.pro, ...PREF_NAMES.map((p) => a.prefs[p]), a.createdAt];
-    const row = translateUnique({ 'accounts.email_key': 'email', 'accounts.userid': 'userid' }, () =>
-      this.c.getRaw(
-        `INSERT INTO accounts (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING ${COLUMNS}`,
-        ...(values as Array<string | number>),
-      ),
+    const row = await translateUnique(this.dialect, { email_key: 'email', userid: 'userid' }, () =>
+      this.db.getRaw(`INSERT INTO accounts (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING ${COLUMNS}`, ...values),
     );
     return toAccount(row as unknown[]);
   }
 
   async get(pk: number): Promise<Account | null> {
-    const row = this.c.getRaw(`SELECT ${COLUMNS} FROM accounts WHERE pk = ?`, pk);
+    const row = await this.db.getRaw(`SELECT ${COLUMNS} FROM accounts WHERE pk = ?`, pk);
     return row ? toAccount(row) : null;
   }
 
   async credentialsByEmail(emailKey: string): Promise<Credentials | null> {
-    const row = this.c.get<{ pk: number; password_hash: string }>(
-      'SELECT pk, password_hash FROM accounts WHERE email_key = ?',
-      emailKey,
-    );
+    const row = await this.db.get<{ pk: number; password_hash: string }>('SELECT pk, password_hash FROM accounts WHERE email_key = ?', emailKey);
     return row ? { pk: row.pk, passwordHash: row.password_hash } : null;
   }
 
   async pkByUserid(userid: string): Promise<number | null> {
-    return this.c.get<{ pk: number }>('SELECT pk FROM accounts WHERE userid = ?', userid)?.pk ?? null;
+    return (await this.db.get<{ pk: number }>('SELECT pk FROM accounts WHERE userid = ?', userid))?.pk ?? null;
   }
 
-  async lock(): Promise<void> {
-    // SQLite transactions here are BEGIN IMMEDIATE: the whole database is already locked for writing.
+  async lock(pk: number): Promise<void> {
+    // SQLite: transactions are BEGIN IMMEDIATE and lock the whole database already.
+    if (this.locking) await this.db.get(`SELECT pk FROM accounts WHERE pk = ?${this.locking}`, pk);
   }
 
   async touch(pk: number, names: readonly StampName[], nowSeconds: number): Promise<Partial<Stamps>> {
     if (names.length === 0) return {};
-    // Column names come from the fixed STAMP_NAMES list, never from input.
-    const current = this.c.get<Record<StampName, number>>(`SELECT ${names.join(', ')} FROM accounts WHERE pk = ?`, pk);
+    // Column names come from the fixed STAMP_NAMES list, never from input. The row is locked
+    // until the transaction ends, so two instances cannot both compute the same next stamp.
+    const current = await this.db.get<Record<StampName, number>>(`SELECT ${names.join(', ')} FROM accounts WHERE pk = ?${this.locking}`, pk);
     if (!current) throw new Error(`account ${pk} does not exist`);
     const next: Partial<Record<StampName, number>> = {};
-    for (const n of names) next[n] = nextStamp(current[n], nowSeconds);
-    this.c.run(`UPDATE accounts SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE pk = ?`, ...names.map((n) => next[n] as number), pk);
+    for (const n of names) next[n] = nextStamp(Number(current[n]), nowSeconds);
+    await this.db.run(`UPDATE accounts SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE pk = ?`, ...names.map((n) => next[n] as number), pk);
     return next;
   }
 
   async allocateIds(pk: number, kind: RecordKind, count: number): Promise<number> {
     if (!Number.isInteger(count) || count < 1) throw new Error(`cannot allocate ${count} ids`);
     // One statement: insert the counter on first use, or move it on; the old value is the first id.
-    const row = this.c.get<{ next_id: number }>(
+    // The upsert takes the row lock, so concurrent writers get disjoint blocks.
+    const row = await this.db.get<{ next_id: number }>(
       `INSERT INTO id_counters (user_pk, kind, next_id) VALUES (?, ?, ?)
-       ON CONFLICT (user_pk, kind) DO UPDATE SET next_id = next_id + excluded.next_id - 1
+       ON CONFLICT (user_pk, kind) DO UPDATE SET next_id = id_counters.next_id + excluded.next_id - 1
        RETURNING next_id`,
       pk,
       kind,
@@ -100,13 +102,11 @@ export class SqliteAccounts implements AccountsRepo {
   }
 
   async isKnownDevice(pk: number, deviceHash: string): Promise<boolean> {
-    return (
-      this.c.get('SELECT 1 AS x FROM known_devices WHERE user_pk = ? AND device_hash = ?', pk, deviceHash) !== undefined
-    );
+    return (await this.db.get('SELECT 1 AS x FROM known_devices WHERE user_pk = ? AND device_hash = ?', pk, deviceHash)) !== undefined;
   }
 
   async rememberDevice(pk: number, deviceHash: string, nowSeconds: number): Promise<void> {
-    this.c.run(
+    await this.db.run(
       `INSERT INTO known_devices (user_pk, device_hash, created_at, last_used_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (user_pk, device_hash) DO UPDATE SET last_used_at = excluded.last_used_at`,
       pk,

@@ -1,5 +1,5 @@
 import type { OrganizerKind, OrganizersRepo, OrganizerTypes } from '../store.js';
-import { translateUnique, type Conn } from './connection.js';
+import { translateUnique, type Dialect, type SqlDb } from './db.js';
 
 /** Table and columns of each kind; column names equal the record's field names. */
 const KINDS: Record<OrganizerKind, { table: string; columns: readonly string[]; order: string }> = {
@@ -15,40 +15,43 @@ function kindOf(kind: OrganizerKind): (typeof KINDS)[OrganizerKind] {
   return k;
 }
 
-export class SqliteOrganizers implements OrganizersRepo {
-  constructor(private readonly c: Conn) {}
+export class SqlOrganizers implements OrganizersRepo {
+  constructor(
+    private readonly db: SqlDb,
+    private readonly dialect: Dialect,
+  ) {}
 
   async list<K extends OrganizerKind>(userPk: number, kind: K): Promise<Array<OrganizerTypes[K]>> {
     const k = kindOf(kind);
-    return this.c.all<OrganizerTypes[K]>(`SELECT ${k.columns.join(', ')} FROM ${k.table} WHERE user_pk = ? ORDER BY ${k.order}`, userPk);
+    return this.db.all<OrganizerTypes[K]>(`SELECT ${k.columns.join(', ')} FROM ${k.table} WHERE user_pk = ? ORDER BY ${k.order}`, userPk);
   }
 
   async get<K extends OrganizerKind>(userPk: number, kind: K, id: number): Promise<OrganizerTypes[K] | null> {
     const k = kindOf(kind);
-    return this.c.get<OrganizerTypes[K]>(`SELECT ${k.columns.join(', ')} FROM ${k.table} WHERE user_pk = ? AND id = ?`, userPk, id) ?? null;
+    return (await this.db.get<OrganizerTypes[K]>(`SELECT ${k.columns.join(', ')} FROM ${k.table} WHERE user_pk = ? AND id = ?`, userPk, id)) ?? null;
   }
 
   async exists(userPk: number, kind: OrganizerKind, id: number): Promise<boolean> {
-    return this.c.get(`SELECT 1 AS x FROM ${kindOf(kind).table} WHERE user_pk = ? AND id = ?`, userPk, id) !== undefined;
+    return (await this.db.get(`SELECT 1 AS x FROM ${kindOf(kind).table} WHERE user_pk = ? AND id = ?`, userPk, id)) !== undefined;
   }
 
   async idByName(userPk: number, kind: OrganizerKind, nameKey: string): Promise<number | null> {
-    return this.c.get<{ id: number }>(`SELECT id FROM ${kindOf(kind).table} WHERE user_pk = ? AND name_key = ?`, userPk, nameKey)?.id ?? null;
+    return (await this.db.get<{ id: number }>(`SELECT id FROM ${kindOf(kind).table} WHERE user_pk = ? AND name_key = ?`, userPk, nameKey))?.id ?? null;
   }
 
   async count(userPk: number, kind: OrganizerKind): Promise<number> {
-    return (this.c.get<{ n: number }>(`SELECT count(*) AS n FROM ${kindOf(kind).table} WHERE user_pk = ?`, userPk) as { n: number }).n;
+    return Number(((await this.db.get<{ n: number }>(`SELECT count(*) AS n FROM ${kindOf(kind).table} WHERE user_pk = ?`, userPk)) as { n: number }).n);
   }
 
   async nextFolderOrd(userPk: number): Promise<number> {
-    return (this.c.get<{ n: number }>('SELECT COALESCE(max(ord), 0) + 1 AS n FROM folders WHERE user_pk = ?', userPk) as { n: number }).n;
+    return Number(((await this.db.get<{ n: number }>('SELECT COALESCE(max(ord), 0) + 1 AS n FROM folders WHERE user_pk = ?', userPk)) as { n: number }).n);
   }
 
   async insert<K extends OrganizerKind>(userPk: number, kind: K, record: OrganizerTypes[K], nameKey: string): Promise<void> {
     const k = kindOf(kind);
     const fields = record as unknown as Record<string, string | number>;
-    translateUnique({ [`${k.table}.name_key`]: 'name' }, () =>
-      this.c.run(
+    await translateUnique(this.dialect, { name_key: 'name' }, () =>
+      this.db.run(
         `INSERT INTO ${k.table} (user_pk, name_key, ${k.columns.join(', ')}) VALUES (?, ?, ${k.columns.map(() => '?').join(', ')})`,
         userPk,
         nameKey,
@@ -61,8 +64,8 @@ export class SqliteOrganizers implements OrganizersRepo {
     const k = kindOf(kind);
     const fields = record as unknown as Record<string, string | number>;
     const settable = k.columns.filter((c) => c !== 'id');
-    translateUnique({ [`${k.table}.name_key`]: 'name' }, () =>
-      this.c.run(
+    await translateUnique(this.dialect, { name_key: 'name' }, () =>
+      this.db.run(
         `UPDATE ${k.table} SET name_key = ?, ${settable.map((c) => `${c} = ?`).join(', ')} WHERE user_pk = ? AND id = ?`,
         nameKey,
         ...settable.map((c) => fields[c] as string | number),
@@ -73,10 +76,10 @@ export class SqliteOrganizers implements OrganizersRepo {
   }
 
   async remove(userPk: number, kind: OrganizerKind, id: number): Promise<boolean> {
-    return this.c.run(`DELETE FROM ${kindOf(kind).table} WHERE user_pk = ? AND id = ?`, userPk, id).changes > 0;
+    return (await this.db.run(`DELETE FROM ${kindOf(kind).table} WHERE user_pk = ? AND id = ?`, userPk, id)) > 0;
   }
 
   async clearContributions(userPk: number, goalId: number): Promise<number> {
-    return this.c.run('UPDATE goals SET contributes = 0 WHERE user_pk = ? AND contributes = ?', userPk, goalId).changes;
+    return this.db.run('UPDATE goals SET contributes = 0 WHERE user_pk = ? AND contributes = ?', userPk, goalId);
   }
 }

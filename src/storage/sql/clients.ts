@@ -1,5 +1,5 @@
 import type { Client, ClientsRepo, NewClient } from '../store.js';
-import { translateUnique, type Conn } from './connection.js';
+import { translateUnique, type Dialect, type SqlDb } from './db.js';
 
 interface ClientRow {
   pk: number;
@@ -13,22 +13,18 @@ interface ClientRow {
 const COLUMNS = 'pk, client_id, secret_hash, name, redirect_uri, created_at';
 
 function toClient(r: ClientRow): Client {
-  return {
-    pk: r.pk,
-    clientId: r.client_id,
-    secretHash: r.secret_hash,
-    name: r.name,
-    redirectUri: r.redirect_uri,
-    createdAt: r.created_at,
-  };
+  return { pk: r.pk, clientId: r.client_id, secretHash: r.secret_hash, name: r.name, redirectUri: r.redirect_uri, createdAt: r.created_at };
 }
 
-export class SqliteClients implements ClientsRepo {
-  constructor(private readonly c: Conn) {}
+export class SqlClients implements ClientsRepo {
+  constructor(
+    private readonly db: SqlDb,
+    private readonly dialect: Dialect,
+  ) {}
 
   async create(n: NewClient): Promise<Client> {
-    const row = translateUnique({ 'clients.client_id': 'client_id' }, () =>
-      this.c.get<ClientRow>(
+    const row = await translateUnique(this.dialect, { client_id: 'client_id' }, () =>
+      this.db.get<ClientRow>(
         `INSERT INTO clients (client_id, secret_hash, name, redirect_uri, created_at) VALUES (?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
         n.clientId,
         n.secretHash,
@@ -41,16 +37,16 @@ export class SqliteClients implements ClientsRepo {
   }
 
   async byClientId(clientId: string): Promise<Client | null> {
-    const row = this.c.get<ClientRow>(`SELECT ${COLUMNS} FROM clients WHERE client_id = ?`, clientId);
+    const row = await this.db.get<ClientRow>(`SELECT ${COLUMNS} FROM clients WHERE client_id = ?`, clientId);
     return row ? toClient(row) : null;
   }
 
   async get(pk: number): Promise<Client | null> {
-    const row = this.c.get<ClientRow>(`SELECT ${COLUMNS} FROM clients WHERE pk = ?`, pk);
+    const row = await this.db.get<ClientRow>(`SELECT ${COLUMNS} FROM clients WHERE pk = ?`, pk);
     return row ? toClient(row) : null;
   }
 
   async list(): Promise<Client[]> {
-    return this.c.all<ClientRow>(`SELECT ${COLUMNS} FROM clients ORDER BY pk`).map(toClient);
+    return (await this.db.all<ClientRow>(`SELECT ${COLUMNS} FROM clients ORDER BY pk`)).map(toClient);
   }
 }

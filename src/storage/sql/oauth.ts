@@ -1,5 +1,5 @@
 import type { AuthCode, ClientInfo, Grant, NewAuthCode, NewToken, OAuthRepo, TokenKind, TokenWithGrant } from '../store.js';
-import type { Conn } from './connection.js';
+import type { SqlDb } from './db.js';
 
 interface GrantRow {
   id: number;
@@ -36,11 +36,15 @@ const GRANT_COLUMNS = 'id, user_pk, client_pk, scope, created_at, expires_at, re
 /** How long spent codes and revoked families are kept, so that a late replay is still recognised. */
 const KEEP_SECONDS = 30 * 86400;
 
-export class SqliteOAuth implements OAuthRepo {
-  constructor(private readonly c: Conn) {}
+export class SqlOAuth implements OAuthRepo {
+  constructor(
+    private readonly db: SqlDb,
+    /** Inside a transaction: codes and tokens read before they are spent are locked (PostgreSQL). */
+    private readonly locking: string,
+  ) {}
 
   async createCode(n: NewAuthCode): Promise<void> {
-    this.c.run(
+    await this.db.run(
       'INSERT INTO auth_codes (code_hash, client_pk, user_pk, scope, expires_at, code_challenge) VALUES (?, ?, ?, ?, ?, ?)',
       n.codeHash,
       n.clientPk,
@@ -52,7 +56,7 @@ export class SqliteOAuth implements OAuthRepo {
   }
 
   async code(codeHash: string): Promise<AuthCode | null> {
-    const r = this.c.get<{
+    const r = await this.db.get<{
       code_hash: string;
       client_pk: number;
       user_pk: number;
@@ -61,7 +65,7 @@ export class SqliteOAuth implements OAuthRepo {
       used_at: number | null;
       grant_id: number | null;
       code_challenge: string | null;
-    }>('SELECT code_hash, client_pk, user_pk, scope, expires_at, used_at, grant_id, code_challenge FROM auth_codes WHERE code_hash = ?', codeHash);
+    }>('SELECT code_hash, client_pk, user_pk, scope, expires_at, used_at, grant_id, code_challenge FROM auth_codes WHERE code_hash = ?' + this.locking, codeHash);
     if (!r) return null;
     return {
       codeHash: r.code_hash,
@@ -76,11 +80,11 @@ export class SqliteOAuth implements OAuthRepo {
   }
 
   async markCodeUsed(codeHash: string, usedAt: number, grantId: number): Promise<void> {
-    this.c.run('UPDATE auth_codes SET used_at = ?, grant_id = ? WHERE code_hash = ?', usedAt, grantId, codeHash);
+    await this.db.run('UPDATE auth_codes SET used_at = ?, grant_id = ? WHERE code_hash = ?', usedAt, grantId, codeHash);
   }
 
   async createGrant(g: Omit<Grant, 'id' | 'revokedAt'>): Promise<Grant> {
-    const row = this.c.get<GrantRow>(
+    const row = await this.db.get<GrantRow>(
       `INSERT INTO grants (user_pk, client_pk, scope, created_at, expires_at, vers, os, device, udid, info_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${GRANT_COLUMNS}`,
       g.userPk,
@@ -98,12 +102,12 @@ export class SqliteOAuth implements OAuthRepo {
   }
 
   async grant(id: number): Promise<Grant | null> {
-    const row = this.c.get<GrantRow>(`SELECT ${GRANT_COLUMNS} FROM grants WHERE id = ?`, id);
+    const row = await this.db.get<GrantRow>(`SELECT ${GRANT_COLUMNS} FROM grants WHERE id = ?`, id);
     return row ? toGrant(row) : null;
   }
 
   async recordClientInfo(grantId: number, info: ClientInfo, nowSeconds: number): Promise<void> {
-    this.c.run(
+    await this.db.run(
       `UPDATE grants SET vers = COALESCE(?, vers), os = COALESCE(?, os), device = COALESCE(?, device),
        udid = COALESCE(?, udid), info_at = ? WHERE id = ?`,
       info.vers,
@@ -116,17 +120,17 @@ export class SqliteOAuth implements OAuthRepo {
   }
 
   async revokeGrant(id: number, nowSeconds: number, reason: string): Promise<boolean> {
-    const r = this.c.run(
+    const changed = await this.db.run(
       'UPDATE grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL',
       nowSeconds,
       reason,
       id,
     );
-    return r.changes > 0;
+    return changed > 0;
   }
 
   async createToken(t: NewToken): Promise<void> {
-    this.c.run(
+    await this.db.run(
       `INSERT INTO tokens (hash, kind, grant_id, user_pk, client_pk, scope, created_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       t.hash,
@@ -141,7 +145,7 @@ export class SqliteOAuth implements OAuthRepo {
   }
 
   async token(hash: string): Promise<TokenWithGrant | null> {
-    const r = this.c.get<{
+    const r = await this.db.get<{
       hash: string;
       kind: TokenKind;
       grant_id: number;
@@ -156,7 +160,7 @@ export class SqliteOAuth implements OAuthRepo {
     }>(
       `SELECT t.hash, t.kind, t.grant_id, t.user_pk, t.client_pk, t.scope, t.created_at, t.expires_at, t.used_at,
               g.revoked_at AS grant_revoked_at, g.expires_at AS grant_expires_at
-       FROM tokens t JOIN grants g ON g.id = t.grant_id WHERE t.hash = ?`,
+       FROM tokens t JOIN grants g ON g.id = t.grant_id WHERE t.hash = ?${this.locking.replace('FOR UPDATE', 'FOR UPDATE OF t')}`,
       hash,
     );
     if (!r) return null;
@@ -176,19 +180,19 @@ export class SqliteOAuth implements OAuthRepo {
   }
 
   async markTokenUsed(hash: string, usedAt: number): Promise<void> {
-    this.c.run('UPDATE tokens SET used_at = ? WHERE hash = ?', usedAt, hash);
+    await this.db.run('UPDATE tokens SET used_at = ? WHERE hash = ?', usedAt, hash);
   }
 
   async prune(nowSeconds: number): Promise<number> {
     const keepSince = nowSeconds - KEEP_SECONDS;
     let removed = 0;
-    removed += this.c.run('DELETE FROM auth_codes WHERE expires_at < ?', keepSince).changes;
+    removed += await this.db.run('DELETE FROM auth_codes WHERE expires_at < ?', keepSince);
     // Expired tokens can no longer be used; replaying one already answers 102 without the row.
-    removed += this.c.run('DELETE FROM tokens WHERE expires_at < ?', nowSeconds).changes;
+    removed += await this.db.run('DELETE FROM tokens WHERE expires_at < ?', nowSeconds);
     const deadGrants = 'SELECT id FROM grants WHERE expires_at < ? OR (revoked_at IS NOT NULL AND revoked_at < ?)';
     // Deleted explicitly (not only by cascade) so that the count is true.
-    removed += this.c.run(`DELETE FROM tokens WHERE grant_id IN (${deadGrants})`, nowSeconds, keepSince).changes;
-    removed += this.c.run(`DELETE FROM grants WHERE id IN (${deadGrants})`, nowSeconds, keepSince).changes;
+    removed += await this.db.run(`DELETE FROM tokens WHERE grant_id IN (${deadGrants})`, nowSeconds, keepSince);
+    removed += await this.db.run(`DELETE FROM grants WHERE id IN (${deadGrants})`, nowSeconds, keepSince);
     return removed;
   }
 }

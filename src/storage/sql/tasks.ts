@@ -1,5 +1,5 @@
 import type { ListedTask, Task, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
-import type { Conn } from './connection.js';
+import type { Dialect, SqlDb } from './db.js';
 
 /** Columns in the order of the Task fields below; rows are read as arrays (see Conn.getRaw). */
 const COLUMNS = [
@@ -9,11 +9,6 @@ const COLUMNS = [
   'note', 'previous', 'via',
 ] as const;
 const SELECT = COLUMNS.map((c) => `t.${c}`).join(', ');
-/**
- * Listing reads each row as one JSON array built by SQLite: better-sqlite3 converts values one by
- * one, which cost 6.9 ms per 1000 rows of 29 columns; one string per row and JSON.parse cost 2.6 ms.
- */
-const AS_JSON = `json_array(${SELECT})`;
 
 function toTask(r: unknown[]): Task {
   return {
@@ -67,15 +62,27 @@ const INSERT = `INSERT INTO tasks (user_pk, ${COLUMNS.join(', ')}) VALUES (?, ${
 const UPDATE = `UPDATE tasks SET ${COLUMNS.slice(1).map((c) => `${c} = ?`).join(', ')} WHERE user_pk = ? AND id = ?`;
 const REFERENCE_FIELDS: ReadonlySet<TaskReference> = new Set(['folder', 'context', 'goal', 'location']);
 
-export class SqliteTasks implements TasksRepo {
-  constructor(private readonly c: Conn) {}
+export class SqlTasks implements TasksRepo {
+  /**
+   * Listing reads each row as one JSON array built by the database: better-sqlite3 converts values
+   * one by one, which cost 6.9 ms per 1000 rows of 29 columns; one string per row and JSON.parse
+   * cost 2.6 ms.
+   */
+  private readonly asJson: string;
+
+  constructor(
+    private readonly db: SqlDb,
+    private readonly dialect: Dialect,
+  ) {
+    this.asJson = dialect.jsonArray(SELECT);
+  }
 
   async count(userPk: number): Promise<number> {
-    return (this.c.get<{ n: number }>('SELECT count(*) AS n FROM tasks WHERE user_pk = ?', userPk) as { n: number }).n;
+    return Number(((await this.db.get<{ n: number }>('SELECT count(*) AS n FROM tasks WHERE user_pk = ?', userPk)) as { n: number }).n);
   }
 
   async get(userPk: number, id: number): Promise<Task | null> {
-    const row = this.c.getRaw(`SELECT ${SELECT} FROM tasks t WHERE t.user_pk = ? AND t.id = ?`, userPk, id);
+    const row = await this.db.getRaw(`SELECT ${SELECT} FROM tasks t WHERE t.user_pk = ? AND t.id = ?`, userPk, id);
     return row ? toTask(row) : null;
   }
 
@@ -92,7 +99,7 @@ export class SqliteTasks implements TasksRepo {
     // Incremental sync must cost the same whatever the account's size. With statistics, SQLite
     // may prefer walking all of an account's rows by id (to skip a sort) over the modified index;
     // naming the index keeps `after=`/`before=` reads proportional to what changed.
-    const byModified = (q.after !== undefined || q.before !== undefined) && q.id === undefined ? 'INDEXED BY tasks_by_modified' : '';
+    const byModified = (q.after !== undefined || q.before !== undefined) && q.id === undefined ? this.dialect.indexHint('tasks_by_modified') : '';
     const children = q.withChildren
       ? '(SELECT count(*) FROM tasks c WHERE c.user_pk = t.user_pk AND c.parent = t.id AND c.parent <> 0)'
       : '0';
@@ -102,8 +109,8 @@ export class SqliteTasks implements TasksRepo {
     const rows =
       num === 0
         ? []
-        : this.c.allRaw(
-            `SELECT ${AS_JSON}, ${children}, ${meta} FROM tasks t ${byModified} ${join} WHERE ${filter} ORDER BY t.id LIMIT ? OFFSET ?`,
+        : await this.db.allRaw(
+            `SELECT ${this.asJson}, ${children}, ${meta} FROM tasks t ${byModified} ${join} WHERE ${filter} ORDER BY t.id LIMIT ? OFFSET ?`,
             ...(q.metaFor !== undefined ? [q.metaFor] : []),
             ...params,
             num,
@@ -113,48 +120,53 @@ export class SqliteTasks implements TasksRepo {
     const total =
       q.start === 0 && rows.length < num
         ? rows.length
-        : (this.c.get<{ n: number }>(`SELECT count(*) AS n FROM tasks t ${byModified} WHERE ${filter}`, ...params) as { n: number }).n;
-    const tasks = rows.map((r) => toListed(JSON.parse(r[0] as string) as unknown[], r[1] as number, r[2] as string | null));
+        : Number(((await this.db.get<{ n: number }>(`SELECT count(*) AS n FROM tasks t ${byModified} WHERE ${filter}`, ...params)) as { n: number }).n);
+    const tasks = rows.map((r) => toListed(this.dialect.parseJsonRow(r[0]), Number(r[1]), r[2] as string | null));
     return { total, tasks };
   }
 
   async insert(userPk: number, task: Task): Promise<void> {
-    this.c.run(INSERT, userPk, ...values(task));
+    await this.db.run(INSERT, userPk, ...values(task));
   }
 
   async update(userPk: number, task: Task): Promise<void> {
     const [id, ...rest] = values(task);
-    this.c.run(UPDATE, ...rest, userPk, id as number);
+    await this.db.run(UPDATE, ...rest, userPk, id as number);
   }
 
   async remove(userPk: number, ids: readonly number[], stamp: number): Promise<void> {
     for (const id of ids) {
-      this.c.run('DELETE FROM tasks WHERE user_pk = ? AND id = ?', userPk, id);
-      this.c.run('INSERT OR REPLACE INTO deleted_tasks (user_pk, id, stamp) VALUES (?, ?, ?)', userPk, id, stamp);
+      await this.db.run('DELETE FROM tasks WHERE user_pk = ? AND id = ?', userPk, id);
+      await this.db.run(
+        'INSERT INTO deleted_tasks (user_pk, id, stamp) VALUES (?, ?, ?) ON CONFLICT (user_pk, id) DO UPDATE SET stamp = excluded.stamp',
+        userPk,
+        id,
+        stamp,
+      );
     }
   }
 
   async childIds(userPk: number, parent: number): Promise<number[]> {
-    return this.c
-      .all<{ id: number }>('SELECT id FROM tasks WHERE user_pk = ? AND parent = ? AND parent <> 0 ORDER BY ord, id', userPk, parent)
-      .map((r) => r.id);
+    return (await this.db.all<{ id: number }>('SELECT id FROM tasks WHERE user_pk = ? AND parent = ? AND parent <> 0 ORDER BY ord, id', userPk, parent)).map(
+      (r) => r.id,
+    );
   }
 
   async nextOrder(userPk: number, parent: number): Promise<number> {
-    const r = this.c.get<{ n: number }>(
+    const r = await this.db.get<{ n: number }>(
       'SELECT COALESCE(max(ord), 0) + 1 AS n FROM tasks WHERE user_pk = ? AND parent = ? AND parent <> 0',
       userPk,
       parent,
     );
-    return (r as { n: number }).n;
+    return Number((r as { n: number }).n);
   }
 
   async isDeleted(userPk: number, id: number): Promise<boolean> {
-    return this.c.get('SELECT 1 AS x FROM deleted_tasks WHERE user_pk = ? AND id = ?', userPk, id) !== undefined;
+    return (await this.db.get('SELECT 1 AS x FROM deleted_tasks WHERE user_pk = ? AND id = ?', userPk, id)) !== undefined;
   }
 
   async deletedAfter(userPk: number, after: number): Promise<Tombstone[]> {
-    return this.c.all<Tombstone>(
+    return this.db.all<Tombstone>(
       'SELECT id, stamp FROM deleted_tasks WHERE user_pk = ? AND stamp > ? ORDER BY stamp, id',
       userPk,
       after,
@@ -162,18 +174,15 @@ export class SqliteTasks implements TasksRepo {
   }
 
   async meta(userPk: number, taskId: number, clientPk: number): Promise<string | null> {
-    return (
-      this.c.get<{ meta: string }>('SELECT meta FROM task_meta WHERE user_pk = ? AND task_id = ? AND client_pk = ?', userPk, taskId, clientPk)
-        ?.meta ?? null
-    );
+    return (await this.db.get<{ meta: string }>('SELECT meta FROM task_meta WHERE user_pk = ? AND task_id = ? AND client_pk = ?', userPk, taskId, clientPk))?.meta ?? null;
   }
 
   async setMeta(userPk: number, taskId: number, clientPk: number, meta: string | null): Promise<void> {
     if (meta === null || meta === '') {
-      this.c.run('DELETE FROM task_meta WHERE user_pk = ? AND task_id = ? AND client_pk = ?', userPk, taskId, clientPk);
+      await this.db.run('DELETE FROM task_meta WHERE user_pk = ? AND task_id = ? AND client_pk = ?', userPk, taskId, clientPk);
       return;
     }
-    this.c.run(
+    await this.db.run(
       `INSERT INTO task_meta (user_pk, task_id, client_pk, meta) VALUES (?, ?, ?, ?)
        ON CONFLICT (user_pk, task_id, client_pk) DO UPDATE SET meta = excluded.meta`,
       userPk,
@@ -185,6 +194,6 @@ export class SqliteTasks implements TasksRepo {
 
   async clearReference(userPk: number, field: TaskReference, id: number, stamp: number): Promise<number> {
     if (!REFERENCE_FIELDS.has(field)) throw new Error(`not a task reference: ${field}`);
-    return this.c.run(`UPDATE tasks SET ${field} = 0, modified = ? WHERE user_pk = ? AND ${field} = ?`, stamp, userPk, id).changes;
+    return this.db.run(`UPDATE tasks SET ${field} = 0, modified = ? WHERE user_pk = ? AND ${field} = ?`, stamp, userPk, id);
   }
 }

@@ -1,0 +1,52 @@
+import { UniqueViolation } from '../store.js';
+
+export type SqlParam = string | number | null;
+
+/**
+ * What the shared repositories need of a database connection. SQL is written once, with `?`
+ * placeholders; each adapter runs it (PostgreSQL numbers the placeholders). Rows come back as
+ * objects (`get`, `all`) or, for wide rows on hot paths, as arrays in select-list order (`getRaw`,
+ * `allRaw`).
+ */
+export interface SqlDb {
+  get<T>(sql: string, ...params: SqlParam[]): Promise<T | undefined>;
+  all<T>(sql: string, ...params: SqlParam[]): Promise<T[]>;
+  getRaw(sql: string, ...params: SqlParam[]): Promise<unknown[] | undefined>;
+  allRaw(sql: string, ...params: SqlParam[]): Promise<unknown[][]>;
+  /** Runs a statement; resolves to the number of rows it changed. */
+  run(sql: string, ...params: SqlParam[]): Promise<number>;
+}
+
+/** Where the two databases differ, in the few places the repositories care about. */
+export interface Dialect {
+  readonly name: 'sqlite' | 'postgres';
+  /**
+   * Appended to reads inside a transaction whose rows it will change: PostgreSQL locks them (two
+   * instances must not both spend one code); SQLite's transactions lock the whole database already.
+   */
+  readonly forUpdate: string;
+  /** An index hint for SQLite (`INDEXED BY`); PostgreSQL's planner takes none. */
+  indexHint(index: string): string;
+  /** An expression building a JSON array of the given columns, read back with parseJsonRow. */
+  jsonArray(columns: string): string;
+  parseJsonRow(value: unknown): unknown[];
+  /** The text naming the columns of a unique-key violation, or undefined for any other error. */
+  uniqueViolation(err: unknown): string | undefined;
+}
+
+/**
+ * Runs `fn`, turning a unique-key violation into the port's UniqueViolation named after the first
+ * column of `what` that the database's message mentions.
+ */
+export async function translateUnique<T>(dialect: Dialect, what: Readonly<Record<string, string>>, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const text = dialect.uniqueViolation(err);
+    if (text === undefined) throw err;
+    for (const [column, label] of Object.entries(what)) {
+      if (text.includes(column)) throw new UniqueViolation(label);
+    }
+    throw new UniqueViolation('record');
+  }
+}

@@ -1,0 +1,24 @@
+import type { Repos } from '../store.js';
+import { SqlAccounts } from './accounts.js';
+import { SqlClients } from './clients.js';
+import type { Dialect, SqlDb } from './db.js';
+import { SqlOAuth } from './oauth.js';
+import { SqlOrganizers } from './organizers.js';
+import { SqlSessions } from './sessions.js';
+import { SqlTasks } from './tasks.js';
+
+/**
+ * The repositories of the storage port, written once in SQL for every database. `inTransaction`
+ * makes reads that precede a write lock their rows where the database needs it (PostgreSQL).
+ */
+export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): Repos {
+  const locking = inTransaction ? dialect.forUpdate : '';
+  return {
+    accounts: new SqlAccounts(db, dialect, locking),
+    clients: new SqlClients(db, dialect),
+    oauth: new SqlOAuth(db, locking),
+    sessions: new SqlSessions(db),
+    tasks: new SqlTasks(db, dialect),
+    organizers: new SqlOrganizers(db, dialect),
+  };
+}
