@@ -140,8 +140,8 @@ describe('DATABASE_URL', () => {
     ['SQLITE:x.db', { kind: 'sqlite', path: 'x.db', synchronous: 'FULL' }],
     ['sqlite:x.db?synchronous=normal', { kind: 'sqlite', path: 'x.db', synchronous: 'NORMAL' }],
     ['sqlite:x.db?synchronous=FULL', { kind: 'sqlite', path: 'x.db', synchronous: 'FULL' }],
-    ['postgres://u@h/db', { kind: 'postgres', url: 'postgres://u@h/db' }],
-    ['postgresql://u:p@h:5432/db', { kind: 'postgres', url: 'postgresql://u:p@h:5432/db' }],
+    ['postgres://u@h/db', { kind: 'postgres', poolSize: 10, url: 'postgres://u@h/db' }],
+    ['postgresql://u:p@h:5432/db', { kind: 'postgres', poolSize: 10, url: 'postgresql://u:p@h:5432/db' }],
   ];
   for (const [value, database] of good) {
     test(`${value} is accepted`, () => {

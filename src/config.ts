@@ -7,7 +7,7 @@ import { parseRateRule, type RateRule } from './lib/rate-rule.js';
  */
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string; readonly synchronous: 'FULL' | 'NORMAL' }
-  | { readonly kind: 'postgres'; readonly url: string };
+  | { readonly kind: 'postgres'; readonly url: string; readonly poolSize: number };
 
 export type TrustProxy = boolean | readonly string[];
 
@@ -58,6 +58,7 @@ export const DEFAULTS = {
   PORT: '3000',
   HOST: '127.0.0.1',
   DATABASE_URL: 'sqlite:./data/tickler.db',
+  DATABASE_POOL_SIZE: '10',
   TRUST_PROXY: 'false',
   LOG_LEVEL: 'info',
   MAINTENANCE_MODE: 'false',
@@ -106,14 +107,14 @@ function rate(env: Env, key: keyof typeof DEFAULTS): RateRule {
   return rule ? Object.freeze(rule) : fail(key, v, 'COUNT/PERIOD such as 100/1h, 10/15m or 30/s (period at most 7d), or 0 for no limit');
 }
 
-export function parseDatabaseUrl(value: string, key = 'DATABASE_URL'): DatabaseConfig {
+export function parseDatabaseUrl(value: string, key = 'DATABASE_URL', poolSize = 10): DatabaseConfig {
   if (/^postgres(ql)?:\/\//i.test(value)) {
     try {
       new URL(value);
     } catch {
       fail(key, value, 'a postgres://user@host:port/database URL');
     }
-    return Object.freeze({ kind: 'postgres', url: value });
+    return Object.freeze({ kind: 'postgres', url: value, poolSize });
   }
   const m = /^sqlite:(?:\/\/)?(.+)$/i.exec(value);
   if (!m) return fail(key, value, 'sqlite:PATH or postgres://…');
@@ -175,7 +176,7 @@ export function loadConfig(env: Env): Config {
     port,
     host,
     databaseUrl,
-    database: parseDatabaseUrl(databaseUrl),
+    database: parseDatabaseUrl(databaseUrl, 'DATABASE_URL', int(env, 'DATABASE_POOL_SIZE', 2, 200)),
     publicUrl: pub,
     publicHttps: pub.startsWith('https:'),
     trustProxy: trustProxy(env),

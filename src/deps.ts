@@ -3,6 +3,7 @@ import type { Clock } from './lib/clock.js';
 import { MemoryRateLimiter, type RateLimiter } from './lib/rate-limiter.js';
 import { AccessTokens } from './oauth/access-tokens.js';
 import { withAccountCache } from './storage/account-cache.js';
+import { StoreRateLimiter } from './storage/store-rate-limiter.js';
 import type { Store } from './storage/store.js';
 
 /** What services receive explicitly: no module-level singletons (conventions, habit 7). */
@@ -21,7 +22,8 @@ export function createDeps(config: Config, adapter: Store, clock: Clock, limiter
     config,
     store,
     clock,
-    limiter: limiter ?? new MemoryRateLimiter(),
+    // One SQLite process keeps its counters in memory; instances sharing PostgreSQL share them there.
+    limiter: limiter ?? (adapter.dialect === 'postgres' ? new StoreRateLimiter(adapter) : new MemoryRateLimiter()),
     accessTokens: new AccessTokens(store, clock, config.tokenCacheSeconds),
   };
 }

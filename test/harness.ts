@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, type BuildOptions } from '../src/app.js';
+import { freshDatabase } from './database.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDeps, type Deps } from '../src/deps.js';
 import { emailKey, DEFAULT_PREFS } from '../src/features/users/users.service.js';
@@ -29,7 +30,8 @@ export interface TestContext {
 
 export async function testContext(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'tickler-test-'));
-  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'tickler.db')}`, LOG_LEVEL: 'silent', ...env });
+  const database = await freshDatabase(dir);
+  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...database.env, ...env });
   const store = await openStore(config.database);
   await store.migrate();
   const clock = new ManualClock();
@@ -44,6 +46,7 @@ export async function testContext(env: Record<string, string> = {}, options: Bui
     async close() {
       await app.close();
       await store.close();
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

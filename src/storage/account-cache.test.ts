@@ -62,6 +62,7 @@ describe('account cache', () => {
       dialect: adapter.dialect,
       read: { ...adapter.read, accounts: slowAccounts },
       transaction: (fn) => adapter.transaction(fn),
+      counters: adapter.counters,
       migrate: () => adapter.migrate(),
       migrationStatus: () => adapter.migrationStatus(),
       close: () => adapter.close(),

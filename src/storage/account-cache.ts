@@ -63,6 +63,7 @@ export function withAccountCache(inner: Store, clock: Clock, seconds: number): S
         for (const pk of touched) invalidate(pk);
       }
     },
+    counters: inner.counters,
     migrate: () => inner.migrate(),
     migrationStatus: () => inner.migrationStatus(),
     close: () => inner.close(),

@@ -1,4 +1,5 @@
 import type { DatabaseConfig } from '../config.js';
+import { PostgresStore } from './postgres/pg-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
@@ -8,6 +9,6 @@ export async function openStore(db: DatabaseConfig): Promise<Store> {
     case 'sqlite':
       return new SqliteStore({ path: db.path, synchronous: db.synchronous });
     case 'postgres':
-      throw new Error('PostgreSQL is not supported yet: use DATABASE_URL=sqlite:PATH');
+      return new PostgresStore({ url: db.url, poolSize: db.poolSize });
   }
 }

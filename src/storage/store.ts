@@ -216,6 +216,16 @@ export interface Repos {
   readonly organizers: OrganizersRepo;
 }
 
+/** Fixed-window event counters shared by every instance of the server (rate limits). */
+export interface CountersRepo {
+  /** Counts one event for `key` in the window [start, end) and returns the window's count so far. */
+  hit(key: string, windowStart: number, windowEnd: number): Promise<number>;
+  /** The count of `key` in the window that starts at `windowStart` (0 when none). */
+  peek(key: string, windowStart: number): Promise<number>;
+  /** Deletes counters of windows that have ended; returns how many. */
+  prune(nowSeconds: number): Promise<number>;
+}
+
 export interface MigrationStatus {
   readonly applied: readonly number[];
   readonly pending: readonly number[];
@@ -231,6 +241,8 @@ export interface Store {
    * not nest, and on SQLite the inner call would wait forever for the outer one.
    */
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
+  /** Each call is one atomic statement of its own (no transaction needed). */
+  readonly counters: CountersRepo;
   migrate(): Promise<MigrationStatus>;
   migrationStatus(): Promise<MigrationStatus>;
   close(): Promise<void>;

@@ -4,30 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, serve, type ServerProcess } from './processes.js';
-
-/** A browser's worth of cookie handling for fetch. */
-class Jar {
-  private readonly cookies = new Map<string, string>();
-  header(): Record<string, string> {
-    return this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {};
-  }
-  keep(res: Response): void {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair = ''] = c.split(';');
-      const i = pair.indexOf('=');
-      this.cookies.set(pair.slice(0, i), pair.slice(i + 1));
-    }
-  }
-}
-
-function hidden(html: string): Record<string, string> {
-  const form = html.slice(html.indexOf('<form'), html.indexOf('</form>'));
-  const out: Record<string, string> = {};
-  for (const m of form.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
-    out[m[1] as string] = (m[2] as string).replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
-  }
-  return out;
-}
+import { hidden, Jar } from './web-client.js';
 
 describe('bin/tickler end to end', () => {
   let dir: string;

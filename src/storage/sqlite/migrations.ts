@@ -249,4 +249,19 @@ CREATE INDEX deleted_tasks_by_stamp ON deleted_tasks (user_pk, stamp);
 ALTER TABLE auth_codes ADD COLUMN code_challenge TEXT;
 `,
   },
+  {
+    version: 5,
+    name: 'shared rate-limit counters',
+    sql: `
+-- Used when counters must be shared between processes; one SQLite process keeps its rate limits in
+-- memory (docs/decisions/0006-rate-limiter.md). One row per key holds its current fixed window.
+CREATE TABLE rate_counters (
+  key          TEXT    PRIMARY KEY,
+  window_start INTEGER NOT NULL,
+  window_end   INTEGER NOT NULL,
+  count        INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE INDEX rate_counters_by_end ON rate_counters (window_end);
+`,
+  },
 ];

@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Mutex } from '../../lib/mutex.js';
-import type { MigrationStatus, Repos, Store } from '../store.js';
+import { SqlCounters } from '../sql/counters.js';
+import type { SqlDb, SqlParam } from '../sql/db.js';
+import type { CountersRepo, MigrationStatus, Repos, Store } from '../store.js';
 import { makeRepos } from '../sql/repos.js';
 import { Conn, SqliteDb, sqliteDialect } from './connection.js';
 import { MIGRATIONS } from './migrations.js';
@@ -35,6 +37,7 @@ function open(path: string, synchronous: 'FULL' | 'NORMAL', queryOnly: boolean):
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   readonly read: Repos;
+  readonly counters: CountersRepo;
   private readonly writer: Conn;
   private readonly reader: Conn;
   // A writer waiting for another process's write lock (the CLI beside a running server) blocks
@@ -55,6 +58,8 @@ export class SqliteStore implements Store {
     }
     this.writeRepos = makeRepos(new SqliteDb(this.writer), sqliteDialect, true);
     this.read = makeRepos(new SqliteDb(this.reader), sqliteDialect, false);
+    // Counter writes go through the writer like every write (one at a time, behind the mutex).
+    this.counters = new SqlCounters(this.autocommitWriter());
   }
 
   async transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {
@@ -74,6 +79,19 @@ export class SqliteStore implements Store {
   }
 
   /** Versions already applied; reads only, so a status query never changes the file. */
+  /** The writer as a SqlDb whose every statement is its own transaction. */
+  private autocommitWriter(): SqlDb {
+    const db = new SqliteDb(this.writer);
+    const one = <T>(fn: () => Promise<T>): Promise<T> => this.transaction(fn);
+    return {
+      get: <T>(sql: string, ...p: SqlParam[]) => one(() => db.get<T>(sql, ...p)),
+      all: <T>(sql: string, ...p: SqlParam[]) => one(() => db.all<T>(sql, ...p)),
+      getRaw: (sql: string, ...p: SqlParam[]) => one(() => db.getRaw(sql, ...p)),
+      allRaw: (sql: string, ...p: SqlParam[]) => one(() => db.allRaw(sql, ...p)),
+      run: (sql: string, ...p: SqlParam[]) => one(() => db.run(sql, ...p)),
+    };
+  }
+
   private appliedVersions(): number[] {
     const exists = this.writer.get("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'");
     if (!exists) return [];

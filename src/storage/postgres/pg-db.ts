@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import type { Dialect, SqlDb, SqlParam } from '../sql/db.js';
+
+/** `?` placeholders (how the shared SQL is written) numbered as PostgreSQL wants ($1, $2, …). */
+const numbered = new Map<string, { text: string; name: string }>();
+
+function statement(sql: string): { text: string; name: string } {
+  let s = numbered.get(sql);
+  if (!s) {
+    let i = 0;
+    const text = sql.replace(/\?/g, () => `$${++i}`);
+    // A named statement is parsed and planned once per connection, then only executed.
+    s = { text, name: `t${createHash('sha1').update(text).digest('hex').slice(0, 16)}` };
+    numbered.set(sql, s);
+  }
+  return s;
+}
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+/** A pool (autocommit) or a transaction's client, as the shared repositories see it. */
+export class PgDb implements SqlDb {
+  constructor(private readonly q: Queryable) {}
+
+  private async query<R extends pg.QueryResultRow>(sql: string, params: SqlParam[], rowMode?: 'array'): Promise<pg.QueryResult<R>> {
+    const { text, name } = statement(sql);
+    return this.q.query<R>({ name, text, values: params, ...(rowMode && { rowMode }) });
+  }
+
+  async get<T>(sql: string, ...params: SqlParam[]): Promise<T | undefined> {
+    return (await this.query(sql, params)).rows[0] as T | undefined;
+  }
+
+  async all<T>(sql: string, ...params: SqlParam[]): Promise<T[]> {
+    return (await this.query(sql, params)).rows as T[];
+  }
+
+  async getRaw(sql: string, ...params: SqlParam[]): Promise<unknown[] | undefined> {
+    return (await this.query(sql, params, 'array')).rows[0] as unknown[] | undefined;
+  }
+
+  async allRaw(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
+    return (await this.query(sql, params, 'array')).rows as unknown[][];
+  }
+
+  async run(sql: string, ...params: SqlParam[]): Promise<number> {
+    return (await this.query(sql, params)).rowCount ?? 0;
+  }
+}
+
+export const pgDialect: Dialect = {
+  name: 'postgres',
+  // Rows read before they are changed are locked until the transaction ends: two instances must
+  // not both spend one code or compute the same next stamp.
+  forUpdate: ' FOR UPDATE',
+  indexHint: () => '',
+  jsonArray: (columns) => `json_build_array(${columns})`,
+  // node-postgres parses json columns already.
+  parseJsonRow: (value) => (typeof value === 'string' ? (JSON.parse(value) as unknown[]) : (value as unknown[])),
+  uniqueViolation(err) {
+    const e = err as { code?: string; constraint?: string; detail?: string };
+    return e.code === '23505' ? `${e.constraint ?? ''} ${e.detail ?? ''}` : undefined;
+  },
+};
+
+/** BIGINT (int8) as a JS number: every id, count and timestamp here is far below 2^53. */
+export const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};

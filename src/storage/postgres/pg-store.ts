@@ -1,0 +1,110 @@
+import pg from 'pg';
+import { SqlCounters } from '../sql/counters.js';
+import { makeRepos } from '../sql/repos.js';
+import type { CountersRepo, MigrationStatus, Repos, Store } from '../store.js';
+import { PG_MIGRATIONS } from './migrations.js';
+import { PgDb, pgDialect, pgTypes } from './pg-db.js';
+
+export interface PostgresOptions {
+  readonly url: string;
+  /** Connections per instance; at least 2 (a read may run while a transaction holds one). */
+  readonly poolSize?: number;
+}
+
+/** Any number: it only has to be the same for every instance of Tickler on one database. */
+const MIGRATION_LOCK = 0x7469636b;
+
+/** Deadlock and serialization failure: safe to run the whole transaction again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const ATTEMPTS = 3;
+
+/**
+ * PostgreSQL adapter. Transactions run at READ COMMITTED (the default): every read that precedes
+ * a write it depends on locks its row (`FOR UPDATE`: the account when stamps move or a batch of
+ * tasks is written, a code or token when it is spent), so concurrent writers of one account queue
+ * on its row instead of failing, and instances never give out the same id or stamp twice
+ * (docs/decisions/0009-postgresql.md).
+ */
+export class PostgresStore implements Store {
+  readonly dialect = 'postgres' as const;
+  readonly read: Repos;
+  readonly counters: CountersRepo;
+  private readonly pool: pg.Pool;
+
+  constructor(options: PostgresOptions) {
+    this.pool = new pg.Pool({ connectionString: options.url, max: Math.max(2, options.poolSize ?? 10), types: pgTypes });
+    // An idle connection's error (the server restarted) must not crash the process; the pool
+    // replaces the connection and the next query reports any lasting failure.
+    this.pool.on('error', () => undefined);
+    const db = new PgDb(this.pool);
+    this.read = makeRepos(db, pgDialect, false);
+    this.counters = new SqlCounters(db);
+  }
+
+  async transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(makeRepos(new PgDb(client), pgDialect, true));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        if (attempt < ATTEMPTS && RETRYABLE.has((err as { code?: string }).code ?? '')) continue;
+        throw err;
+      } finally {
+        client.release();
+      }
+    }
+  }
+
+  async migrationStatus(): Promise<MigrationStatus> {
+    const applied = await this.appliedVersions(this.pool);
+    return { applied, pending: PG_MIGRATIONS.map((m) => m.version).filter((v) => !applied.includes(v)) };
+  }
+
+  private async appliedVersions(q: pg.Pool | pg.PoolClient): Promise<number[]> {
+    const exists = await q.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS ok");
+    if (!(exists.rows[0] as { ok: boolean }).ok) return [];
+    const rows = await q.query('SELECT version FROM schema_migrations ORDER BY version');
+    return rows.rows.map((r: { version: number }) => Number(r.version));
+  }
+
+  async migrate(): Promise<MigrationStatus> {
+    const ran: number[] = [];
+    const client = await this.pool.connect();
+    try {
+      for (const m of PG_MIGRATIONS) {
+        await client.query('BEGIN');
+        try {
+          // Instances starting together wait here one after the other; each applies what is left.
+          await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+          await client.query(
+            'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+          );
+          if (!(await this.appliedVersions(client)).includes(m.version)) {
+            await client.query(m.sql);
+            await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+              m.version,
+              m.name,
+              Math.floor(Date.now() / 1000),
+            ]);
+            ran.push(m.version);
+          }
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw err;
+        }
+      }
+    } finally {
+      client.release();
+    }
+    return { applied: ran, pending: [] };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
