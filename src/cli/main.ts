@@ -1,10 +1,14 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { existsSync } from 'node:fs';
+import { ConfigError, loadConfig, parseDatabaseUrl, type Config } from '../config.js';
 import { InvalidInput, createUser } from '../features/users/users.service.js';
 import { systemClock } from '../lib/clock.js';
 import { InvalidClientInput, registerClient } from '../oauth/clients.service.js';
 import { startServer } from '../server.js';
+import { copySqliteToPostgres, TargetNotEmpty } from '../storage/copy.js';
 import { openStore } from '../storage/open.js';
+import { PostgresStore } from '../storage/postgres/pg-store.js';
+import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { UniqueViolation, type Store } from '../storage/store.js';
 
 const USAGE = `Usage: tickler <command>
@@ -15,6 +19,10 @@ const USAGE = `Usage: tickler <command>
                                           create an account; prints {"userid":"…"}
   app add --name N --redirect-uri URI     register an application; prints {"client_id":"…","client_secret":"…"}
   app list                                list registered applications (without secrets)
+  copy --from sqlite:PATH --to postgres://… [--force]
+                                          copy everything into PostgreSQL; prints rows per table.
+                                          A target holding data is refused unless --force, which
+                                          replaces it
 
 Settings come from the environment (PORT, HOST, DATABASE_URL, PUBLIC_URL, …): see the README.`;
 
@@ -89,6 +97,26 @@ async function run(argv: string[], config: () => Config): Promise<number> {
       args(rest, {});
       const clients = await withStore(config(), (store) => store.read.clients.list());
       for (const c of clients) print({ client_id: c.clientId, name: c.name, redirect_uri: c.redirectUri, created: c.createdAt });
+      return 0;
+    }
+    case 'copy': {
+      const v = args(argv.slice(1), { from: { type: 'string' }, to: { type: 'string' }, force: { type: 'boolean' } });
+      const from = parseDatabaseUrl(required(v, 'from'), '--from');
+      const to = parseDatabaseUrl(required(v, 'to'), '--to');
+      if (from.kind !== 'sqlite') throw new UsageError('--from must be a sqlite: URL');
+      if (to.kind !== 'postgres') throw new UsageError('--to must be a postgres:// URL');
+      if (!existsSync(from.path)) throw new UsageError(`--from: no database file at ${from.path}`);
+      const source = new SqliteStore({ path: from.path, synchronous: from.synchronous });
+      const target = new PostgresStore({ url: to.url, poolSize: 2 });
+      try {
+        print(await copySqliteToPostgres(source, target, { replace: v['force'] === true }));
+      } catch (err) {
+        if (err instanceof TargetNotEmpty) throw new UsageError(`${err.message}: add --force to replace it`);
+        throw err;
+      } finally {
+        await source.close();
+        await target.close();
+      }
       return 0;
     }
     case 'help':

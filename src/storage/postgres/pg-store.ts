@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { SqlCounters } from '../sql/counters.js';
 import { makeRepos } from '../sql/repos.js';
+import { TargetNotEmpty, type TableDump } from '../copy.js';
 import type { CountersRepo, MigrationStatus, Repos, Store } from '../store.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { PgDb, pgDialect, pgTypes } from './pg-db.js';
@@ -102,6 +103,47 @@ export class PostgresStore implements Store {
       client.release();
     }
     return { applied: ran, pending: [] };
+  }
+
+  async countRows(table: string): Promise<number> {
+    const r = await this.pool.query(`SELECT count(*) AS n FROM "${table}"`);
+    return Number((r.rows[0] as { n: number }).n);
+  }
+
+  /**
+   * Loads whole tables in one transaction (parents first). Refuses a target that holds accounts
+   * or apps unless `replace`, which empties every table first. Identity counters are moved past
+   * the copied keys so that new accounts, apps and grants do not collide with them.
+   */
+  async load(dumps: readonly TableDump[], options: { replace: boolean }): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const used = await client.query('SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM clients) AS n');
+      if (Number((used.rows[0] as { n: number }).n) > 0) {
+        if (!options.replace) throw new TargetNotEmpty('the target database already holds accounts or apps');
+        await client.query(`TRUNCATE ${dumps.map((d) => `"${d.table}"`).join(', ')}, rate_counters CASCADE`);
+      }
+      for (const d of dumps) {
+        // Up to 60,000 parameters per statement (PostgreSQL allows 65,535).
+        const perStatement = Math.max(1, Math.floor(60_000 / d.columns.length));
+        for (let i = 0; i < d.rows.length; i += perStatement) {
+          const chunk = d.rows.slice(i, i + perStatement);
+          const values: unknown[] = [];
+          const tuples = chunk.map((row) => `(${row.map((v) => `$${values.push(v)}`).join(', ')})`);
+          await client.query(`INSERT INTO "${d.table}" (${d.columns.map((c) => `"${c}"`).join(', ')}) VALUES ${tuples.join(', ')}`, values);
+        }
+      }
+      for (const [table, column] of [['accounts', 'pk'], ['clients', 'pk'], ['grants', 'id']] as const) {
+        await client.query(`SELECT setval(pg_get_serial_sequence('${table}', '${column}'), COALESCE((SELECT max(${column}) FROM ${table}), 0) + 1, false)`);
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
   }
 
   async close(): Promise<void> {

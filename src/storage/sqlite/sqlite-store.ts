@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { Mutex } from '../../lib/mutex.js';
 import { SqlCounters } from '../sql/counters.js';
 import type { SqlDb, SqlParam } from '../sql/db.js';
+import type { TableDump } from '../copy.js';
 import type { CountersRepo, MigrationStatus, Repos, Store } from '../store.js';
 import { makeRepos } from '../sql/repos.js';
 import { Conn, SqliteDb, sqliteDialect } from './connection.js';
@@ -129,6 +130,15 @@ export class SqliteStore implements Store {
       }
       return { applied: ran, pending: [] };
     });
+  }
+
+  /** Every row of a table, columns in table order (for copying the database elsewhere). */
+  dumpTable(table: string): TableDump {
+    const columns = this.reader.db.pragma(`table_info(${JSON.stringify(table)})`) as Array<{ name: string }>;
+    if (columns.length === 0) throw new Error(`no table ${table}`);
+    const names = columns.map((c) => c.name);
+    const rows = this.reader.db.prepare(`SELECT ${names.map((n) => `"${n}"`).join(', ')} FROM "${table}"`).raw(true).all() as unknown[][];
+    return { table, columns: names, rows };
   }
 
   async close(): Promise<void> {

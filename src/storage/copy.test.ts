@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { freshSchema, testDatabaseUrl, type TestDatabase } from '../../test/database.js';
+import { cli } from '../../test/e2e/processes.js';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { createDeps } from '../deps.js';
+import { createUser } from '../features/users/users.service.js';
+import { ManualClock } from '../lib/clock.js';
+import { approve } from '../oauth/authorize.service.js';
+import { registerClient } from '../oauth/clients.service.js';
+import { copySqliteToPostgres, TargetNotEmpty } from './copy.js';
+import { PostgresStore } from './postgres/pg-store.js';
+import { SqliteStore } from './sqlite/sqlite-store.js';
+
+const base = testDatabaseUrl();
+
+describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TEST_DATABASE_URL is not set' }, () => {
+  let dir: string;
+  let sqlitePath: string;
+  let target: TestDatabase;
+  let sqliteApp: FastifyInstance;
+  let pgApp: FastifyInstance;
+  let pgStore: PostgresStore;
+  let token: { access_token: string; refresh_token: string };
+  let client: { clientId: string; secret: string };
+  const clock = new ManualClock();
+
+  const call = (app: FastifyInstance, path: string, form: Record<string, string> = {}) =>
+    app.inject({ method: 'POST', url: path, headers: { authorization: `Bearer ${token.access_token}` }, payload: form });
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tickler-copy-'));
+    sqlitePath = join(dir, 'source.db');
+    const config = loadConfig({ DATABASE_URL: `sqlite:${sqlitePath}`, LOG_LEVEL: 'silent' });
+    const source = new SqliteStore({ path: sqlitePath, synchronous: 'FULL' });
+    await source.migrate();
+    const deps = createDeps(config, source, clock);
+    sqliteApp = await buildApp(deps);
+    // Data made the way users make it: accounts, an app, tokens, tasks with meta, a subtask,
+    // a deleted task (tombstone), a goal.
+    const ann = await createUser(deps, { email: 'ann@example.org', password: 'copy me over please', pro: 1 });
+    await createUser(deps, { email: 'bob@example.org', password: 'copy me over please' });
+    const reg = await registerClient(deps, { name: 'Copy', redirectUri: 'https://copy.example/cb' });
+    client = { clientId: reg.client.clientId, secret: reg.clientSecret };
+    const scope = 'basic tasks write';
+    const code = new URL(await approve(deps, { client: reg.client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null }, ann.pk)).searchParams.get('code');
+    token = (
+      await sqliteApp.inject({ method: 'POST', url: '/3/account/token.php', payload: { grant_type: 'authorization_code', code: code ?? '', client_id: client.clientId, client_secret: client.secret } })
+    ).json() as typeof token;
+    await call(sqliteApp, '/3/goals/add.php', { name: 'Health' });
+    const added = (await call(sqliteApp, '/3/tasks/add.php', { tasks: JSON.stringify([{ title: 'Parent', meta: 'm1', goal: 1 }, { title: 'Gone' }]) })).json() as Array<{ id: number }>;
+    await call(sqliteApp, '/3/tasks/add.php', { tasks: JSON.stringify([{ title: 'Child', parent: added[0]?.id }]) });
+    await call(sqliteApp, '/3/tasks/delete.php', { tasks: JSON.stringify([added[1]?.id]) });
+
+    target = await freshSchema(base as string);
+    pgStore = new PostgresStore({ url: target.url, poolSize: 3 });
+  });
+
+  after(async () => {
+    await sqliteApp?.close();
+    await pgApp?.close();
+    await pgStore?.close();
+    await target?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('copies every table and verifies the counts', async () => {
+    const source = new SqliteStore({ path: sqlitePath, synchronous: 'FULL' });
+    try {
+      const counts = await copySqliteToPostgres(source, pgStore, { replace: false });
+      assert.equal(counts['accounts'], 2);
+      assert.equal(counts['clients'], 1);
+      assert.equal(counts['tasks'], 2);
+      assert.equal(counts['deleted_tasks'], 1);
+      assert.equal(counts['task_meta'], 1);
+      assert.equal(counts['goals'], 1);
+      assert.equal(counts['tokens'], 2);
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('answers on PostgreSQL exactly as on SQLite: same token, same records, stamps and tombstones', async () => {
+    pgApp = await buildApp(createDeps(loadConfig({ DATABASE_URL: target.url, LOG_LEVEL: 'silent' }), pgStore, clock));
+    for (const [path, form] of [
+      ['/3/account/get.php', {}],
+      ['/3/tasks/get.php', { fields: 'parent,children,order,goal,meta,added' }],
+      ['/3/tasks/deleted.php', {}],
+      ['/3/goals/get.php', {}],
+    ] as const) {
+      const [was, is] = await Promise.all([call(sqliteApp, path, form), call(pgApp, path, form)]);
+      assert.equal(is.statusCode, 200, `${path}: ${is.body}`);
+      assert.equal(is.body, was.body, path);
+    }
+  });
+
+  it('continues where SQLite stopped: ids, identity keys, refresh tokens', async () => {
+    const [t] = (await call(pgApp, '/3/tasks/add.php', { tasks: JSON.stringify([{ title: 'After the move' }]) })).json() as Array<{ id: number }>;
+    assert.equal(t?.id, 4, 'tasks 1-3 were used on SQLite (3 deleted): the counter came along');
+    const again = await registerClient({ store: pgStore, clock }, { name: 'New on PostgreSQL', redirectUri: 'https://new.example/cb' });
+    assert.ok(again.client.pk > 1);
+    const refreshed = await pgApp.inject({
+      method: 'POST',
+      url: '/3/account/token.php',
+      payload: { grant_type: 'refresh_token', refresh_token: token.refresh_token, client_id: client.clientId, client_secret: client.secret },
+    });
+    assert.ok((refreshed.json() as { access_token?: string }).access_token, refreshed.body);
+  });
+
+  it('refuses a target that holds data, unless told to replace it', async () => {
+    const source = new SqliteStore({ path: sqlitePath, synchronous: 'FULL' });
+    try {
+      await assert.rejects(copySqliteToPostgres(source, pgStore, { replace: false }), TargetNotEmpty);
+      const counts = await copySqliteToPostgres(source, pgStore, { replace: true });
+      assert.equal(counts['tasks'], 2, 'the target now holds exactly the source again');
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('bin/tickler copy: exit 2 on bad arguments or a non-empty target, 0 with --force', () => {
+    assert.equal(cli(['copy', '--from', `sqlite:${sqlitePath}`, '--to', `sqlite:${sqlitePath}`], {}).code, 2);
+    assert.equal(cli(['copy', '--from', `sqlite:${join(dir, 'missing.db')}`, '--to', target.url], {}).code, 2);
+    const refused = cli(['copy', '--from', `sqlite:${sqlitePath}`, '--to', target.url], {});
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--force/);
+    const forced = cli(['copy', '--from', `sqlite:${sqlitePath}`, '--to', target.url, '--force'], {});
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal((JSON.parse(forced.stdout) as Record<string, number>)['accounts'], 2);
+  });
+});
