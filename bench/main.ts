@@ -4,27 +4,24 @@
  * machines are shared and their speed drifts, so scenarios alternate over BENCH_ROUNDS rounds
  * (default 3) of BENCH_SECONDS each (default 5, after a 1 s warm-up) and medians are reported.
  * Besides requests per second, each server's own CPU time per request is reported: it does not
- * depend on how the two processes share the cores.
+ * depend on how the two processes share the cores. BENCH_ONLY=account,tasks runs some groups.
+ * With BENCH_DATABASE_URL (or TEST_DATABASE_URL) naming a PostgreSQL database, every Tickler
+ * scenario also runs on PostgreSQL, in a fresh schema, and the two are printed side by side.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { repeatBench } from './repeat.js';
+import { ON_POSTGRES, SCENARIOS, withPostgres, type Scenario } from './scenarios.js';
 import type { ServerReady } from './server.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const CONNECTIONS = 16;
 const SERVER = fileURLToPath(new URL('./server.js', import.meta.url));
-
-interface Scenario {
-  readonly name: string;
-  /** `bare` answers the body of the scenario named by `bodyOf`. */
-  readonly server: 'tickler' | 'bare' | 'fastify';
-  readonly env?: Record<string, string>;
-  readonly path: string;
-  readonly bodyOf?: string;
-}
+const ONLY = process.env['BENCH_ONLY']?.split(',').map((s) => s.trim());
+const PG_URL = process.env['BENCH_DATABASE_URL'] ?? process.env['TEST_DATABASE_URL'];
 
 interface Sample {
   readonly rps: number;
@@ -32,18 +29,7 @@ interface Sample {
   readonly errors: number;
 }
 
-/** Default settings, except that the access log is off (the baseline writes no log either). */
-const ACCOUNT_GET = 'account/get, valid token (defaults, log off)';
-
-const SCENARIOS: readonly Scenario[] = [
-  { name: 'bare node:http, same JSON (baseline)', server: 'bare', path: '/', bodyOf: ACCOUNT_GET },
-  { name: ACCOUNT_GET, server: 'tickler', path: '/3/account/get.php' },
-  { name: 'plain Fastify, same JSON (framework floor)', server: 'fastify', path: '/', bodyOf: ACCOUNT_GET },
-  { name: 'account/get, account cache off', server: 'tickler', env: { ACCOUNT_CACHE_SECONDS: '0' }, path: '/3/account/get.php' },
-  { name: 'account/get, account and token caches off', server: 'tickler', env: { ACCOUNT_CACHE_SECONDS: '0', TOKEN_CACHE_SECONDS: '0' }, path: '/3/account/get.php' },
-  { name: 'account/get, access log on (LOG_LEVEL=info, the default)', server: 'tickler', env: { LOG_LEVEL: 'info' }, path: '/3/account/get.php' },
-];
-
+/** Answers of Tickler scenarios, served by the baselines of their group. */
 const bodies = new Map<string, string>();
 
 async function cpu(child: ChildProcess): Promise<number> {
@@ -53,15 +39,30 @@ async function cpu(child: ChildProcess): Promise<number> {
 }
 
 async function measure(s: Scenario): Promise<Sample> {
-  const args = s.server === 'tickler' ? ['tickler'] : [s.server, bodies.get(s.bodyOf ?? '') ?? '{}'];
-  const child = fork(SERVER, args, { env: { ...process.env, ...s.env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const args = s.server === 'tickler' ? ['tickler', JSON.stringify(s.setup)] : [s.server];
+  const env = { ...process.env, ...s.env, ...(PG_URL && { BENCH_DATABASE_URL: PG_URL }) };
+  const child = fork(SERVER, args, { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  if (s.server !== 'tickler') child.send({ body: bodies.get(s.bodyOf ?? '') ?? '{}' });
   try {
     const [ready] = (await once(child, 'message')) as [ServerReady];
-    if (ready.body && !bodies.has(s.name)) bodies.set(s.name, ready.body);
+    if (ready.body !== undefined && !bodies.has(s.name)) bodies.set(s.name, ready.body);
+    const tokens = ready.tokens ?? [];
+    let next = 0;
     const options = {
-      url: `http://127.0.0.1:${ready.port}${s.path}`,
-      headers: ready.token ? { authorization: `Bearer ${ready.token}` } : {},
+      url: `http://127.0.0.1:${ready.port}${s.server === 'tickler' ? s.request.path : '/'}`,
+      method: s.request.method,
       connections: CONNECTIONS,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      ...(s.request.body !== undefined && { body: s.request.body }),
+      // Spread the load over the accounts (writes: no account reaches the 80,000 tasks limit).
+      requests: [
+        {
+          setupRequest: (req: autocannon.Request) => {
+            const token = tokens[next++ % Math.max(1, tokens.length)];
+            return token ? { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } } : req;
+          },
+        },
+      ],
     };
     await autocannon({ ...options, duration: 1 });
     const before = await cpu(child);
@@ -71,7 +72,7 @@ async function measure(s: Scenario): Promise<Sample> {
   } finally {
     const exited = once(child, 'exit');
     child.disconnect();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exited;
     clearTimeout(timer);
   }
@@ -84,26 +85,54 @@ function median(xs: number[]): number {
 }
 
 async function main(): Promise<void> {
-  console.log(`Tickler benchmark: ${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s per scenario, Node ${process.version}\n`);
-  // The baseline answers the body Tickler answers, so Tickler's scenario runs first once to learn it.
-  const order = [SCENARIOS[1] as Scenario, ...SCENARIOS.filter((_, i) => i !== 1)];
-  const samples = new Map<string, Sample[]>(SCENARIOS.map((s) => [s.name, []]));
+  const chosen = SCENARIOS.filter((s) => !ONLY || ONLY.includes(s.group));
+  const scenarios = PG_URL ? withPostgres(chosen) : chosen;
+  if (!PG_URL) console.log('PostgreSQL scenarios skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to run them.');
+  console.log(`Tickler benchmark: ${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s per scenario, Node ${process.version}`);
+  // A baseline serves what a Tickler scenario answered, so Tickler scenarios run first in each round.
+  const order = [...scenarios.filter((s) => s.server === 'tickler'), ...scenarios.filter((s) => s.server !== 'tickler')];
+  const samples = new Map<string, Sample[]>(scenarios.map((s) => [s.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const s of order) samples.get(s.name)?.push(await measure(s));
   }
-  const base = samples.get(SCENARIOS[0]?.name ?? '') ?? [];
-  const baseRps = median(base.map((x) => x.rps));
-  const baseCpu = median(base.map((x) => x.cpuMicros));
-  console.log('| scenario | req/s (median) | ratio to baseline | CPU µs per request | baseline CPU / this CPU | errors |');
-  console.log('|---|---|---|---|---|---|');
+  const med = (name: string) => {
+    const xs = samples.get(name) ?? [];
+    return { rps: median(xs.map((x) => x.rps)), cpu: median(xs.map((x) => x.cpuMicros)), errors: xs.reduce((n, x) => n + x.errors, 0) };
+  };
   let errors = 0;
-  for (const s of SCENARIOS) {
-    const xs = samples.get(s.name) ?? [];
-    const rps = median(xs.map((x) => x.rps));
-    const cpuMicros = median(xs.map((x) => x.cpuMicros));
-    const errs = xs.reduce((n, x) => n + x.errors, 0);
-    errors += errs;
-    console.log(`| ${s.name} | ${Math.round(rps)} | ${(rps / baseRps).toFixed(2)} | ${cpuMicros.toFixed(1)} | ${(baseCpu / cpuMicros).toFixed(2)} | ${errs} |`);
+  for (const group of [...new Set(scenarios.map((s) => s.group))]) {
+    const inGroup = scenarios.filter((s) => s.group === group);
+    const base = med(inGroup.find((s) => s.server === 'bare')?.name ?? '');
+    console.log(`\n### ${group}\n`);
+    console.log('| scenario | req/s (median) | ratio to baseline | CPU µs per request | baseline CPU / this CPU | errors |');
+    console.log('|---|---|---|---|---|---|');
+    for (const s of inGroup) {
+      const m = med(s.name);
+      errors += m.errors;
+      console.log(`| ${s.name} | ${Math.round(m.rps)} | ${(m.rps / base.rps).toFixed(2)} | ${m.cpu.toFixed(1)} | ${(base.cpu / m.cpu).toFixed(2)} | ${m.errors} |`);
+    }
+  }
+  const twins = scenarios.filter((s) => s.name.endsWith(ON_POSTGRES));
+  if (twins.length > 0) {
+    console.log('\n### SQLite and PostgreSQL side by side\n');
+    console.log('CPU is the Tickler process only; PostgreSQL works in processes of its own.\n');
+    console.log('| scenario | SQLite req/s | PostgreSQL req/s | PostgreSQL / SQLite | SQLite CPU µs | PostgreSQL CPU µs |');
+    console.log('|---|---|---|---|---|---|');
+    for (const twin of twins) {
+      const name = twin.name.slice(0, -ON_POSTGRES.length);
+      const l = med(name);
+      const p = med(twin.name);
+      console.log(`| ${name} | ${Math.round(l.rps)} | ${Math.round(p.rps)} | ${(p.rps / l.rps).toFixed(2)} | ${l.cpu.toFixed(1)} | ${p.cpu.toFixed(1)} |`);
+    }
+  }
+  for (const [big, small] of [['after= fetch of 10 changed, account of 80,000', 'after= fetch of 10 changed, account of 100']] as const) {
+    if (samples.has(big) && samples.has(small)) {
+      console.log(`\nincremental fetch, 80,000 tasks / 100 tasks: CPU per request ${(med(big).cpu / med(small).cpu).toFixed(2)}, req/s ${(med(small).rps / med(big).rps).toFixed(2)} (1.00 = the account's size does not matter)`);
+    }
+  }
+  if (!ONLY || ONLY.includes('repeat')) {
+    console.log('\n### repeat engine: next-occurrence cost (in process)\n');
+    for (const line of repeatBench()) console.log(line);
   }
   if (errors > 0) {
     console.error(`\n${errors} requests failed: the figures above are not valid`);

@@ -2,8 +2,8 @@
  * One benchmark server, run as a child process so that it has a core to itself while the load
  * generator runs in the parent. argv[2] says which:
  * - `tickler`: the real app (buildApp, production options, SQLite file in a temporary folder)
- *   with one account, one app and a valid token; reports {port, token, body} to the parent.
- * - `bare`: a node:http server answering every request with the body it is given (argv[3]).
+ *   prepared as argv[3] (TicklerSetup) says; reports {port, tokens, body} to the parent.
+ * - `bare`: a node:http server answering every request with the body the parent sends it.
  * - `fastify`: Fastify with one route answering that body: the framework's own floor.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,10 +19,12 @@ import { systemClock } from '../src/lib/clock.js';
 import { approve } from '../src/oauth/authorize.service.js';
 import { registerClient } from '../src/oauth/clients.service.js';
 import { openStore } from '../src/storage/open.js';
+import { freshSchema, type TestDatabase } from '../test/database.js';
+import { seedTasks } from './seed.js';
 
 export interface ServerReady {
   readonly port: number;
-  readonly token?: string;
+  readonly tokens?: readonly string[];
   readonly body?: string;
 }
 
@@ -34,11 +36,30 @@ function ready(msg: ServerReady): void {
   process.send?.(msg);
 }
 
-async function tickler(): Promise<void> {
+/** What a Tickler benchmark server prepares before it listens (argv[3], JSON). */
+export interface TicklerSetup {
+  /** Accounts, each with one app token (the load is spread over them). Default 1. */
+  readonly accounts?: number;
+  /** Tasks seeded into each account, of which the last `changed` have a later stamp. */
+  readonly tasks?: number;
+  readonly changed?: number;
+  /** A request whose answer becomes the baseline's body. */
+  readonly probe: { readonly method: 'GET' | 'POST'; readonly url: string; readonly payload?: string };
+}
+
+/** SQLite in a temporary folder, or (BENCH_DB=postgres) a fresh schema of BENCH_DATABASE_URL. */
+async function benchDatabase(dir: string): Promise<TestDatabase> {
+  if (process.env['BENCH_DB'] !== 'postgres') return { url: `sqlite:${join(dir, 'bench.db')}`, env: {}, drop: async () => undefined };
+  const db = await freshSchema(process.env['BENCH_DATABASE_URL'] as string);
+  return { ...db, env: {} };
+}
+
+async function tickler(setup: TicklerSetup): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'tickler-bench-'));
+  const database = await benchDatabase(dir);
   // Production options, except that the limits must not stop the load generator.
   const config = loadConfig({
-    DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
+    DATABASE_URL: database.url,
     // Log lines go to this child's stdout, which the parent discards.
     LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent',
     RATE_LIMIT_API_PER_USER: '0',
@@ -49,22 +70,37 @@ async function tickler(): Promise<void> {
   const store = await openStore(config.database);
   await store.migrate();
   const deps = createDeps(config, store, systemClock);
-  const account = await createUser(deps, { email: 'bench@example.org', password: 'benchmark password', alias: 'Bench' });
   const { client, clientSecret } = await registerClient(deps, { name: 'Bench', redirectUri: 'https://bench.example/cb' });
-  const code = new URL(await approve(deps, { client, state: 's', scope: 'basic', scopeWords: ['basic'] }, account.pk)).searchParams.get('code');
   const app = await buildApp(deps);
-  const tokenRes = await app.inject({
-    method: 'POST',
-    url: '/3/account/token.php',
-    payload: { grant_type: 'authorization_code', code: code ?? '', client_id: client.clientId, client_secret: clientSecret },
+  const tokens: string[] = [];
+  for (let i = 0; i < (setup.accounts ?? 1); i++) {
+    const account = await createUser(deps, { email: `bench${i}@example.org`, password: 'benchmark password', alias: 'Bench' });
+    await seedTasks(store, account.pk, setup.tasks ?? 0, setup.changed ?? 0);
+    const scope = 'basic tasks write';
+    const request = { client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null };
+    const code = new URL(await approve(deps, request, account.pk)).searchParams.get('code') ?? '';
+    const tokenRes = await app.inject({
+      method: 'POST',
+      url: '/3/account/token.php',
+      payload: { grant_type: 'authorization_code', code, client_id: client.clientId, client_secret: clientSecret },
+    });
+    tokens.push((tokenRes.json() as { access_token: string }).access_token);
+  }
+  const probe = await app.inject({
+    method: setup.probe.method,
+    url: setup.probe.url,
+    headers: { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/x-www-form-urlencoded' },
+    ...(setup.probe.payload !== undefined && { payload: setup.probe.payload }),
   });
-  const token = (tokenRes.json() as { access_token: string }).access_token;
-  const body = (await app.inject({ method: 'GET', url: '/3/account/get.php', headers: { authorization: `Bearer ${token}` } })).body;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
-  ready({ port: typeof address === 'object' && address ? address.port : 0, token, body });
+  ready({ port: typeof address === 'object' && address ? address.port : 0, tokens, body: probe.body });
   process.once('disconnect', () => {
-    void app.close().then(() => store.close()).then(() => rmSync(dir, { recursive: true, force: true }));
+    void app
+      .close()
+      .then(() => store.close())
+      .then(() => database.drop())
+      .then(() => rmSync(dir, { recursive: true, force: true }));
   });
 }
 
@@ -89,8 +125,13 @@ async function fastifyFloor(body: string): Promise<void> {
   process.once('disconnect', () => void app.close());
 }
 
+/** Baselines get the body to answer over the IPC channel: it can be larger than a command line. */
+async function bodyFromParent(): Promise<string> {
+  return new Promise((resolve) => process.once('message', (m: { body: string }) => resolve(m.body)));
+}
+
 const kind = process.argv[2];
-if (kind === 'tickler') await tickler();
-else if (kind === 'bare') bare(process.argv[3] ?? '{}');
-else if (kind === 'fastify') await fastifyFloor(process.argv[3] ?? '{}');
+if (kind === 'tickler') await tickler(JSON.parse(process.argv[3] ?? '{}') as TicklerSetup);
+else if (kind === 'bare') bare(await bodyFromParent());
+else if (kind === 'fastify') await fastifyFloor(await bodyFromParent());
 else throw new Error(`unknown server kind ${kind}`);

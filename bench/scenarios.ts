@@ -1,0 +1,75 @@
+import { NEW_STAMP, OLD_STAMP } from './seed.js';
+import type { TicklerSetup } from './server.js';
+
+export interface Scenario {
+  readonly name: string;
+  /** Scenarios of a group are compared with the group's `bare` baseline. */
+  readonly group: string;
+  readonly server: 'tickler' | 'bare' | 'fastify';
+  readonly setup?: TicklerSetup;
+  readonly env?: Record<string, string>;
+  readonly request: { readonly method: 'GET' | 'POST'; readonly path: string; readonly body?: string };
+  /** For a baseline: answer what this Tickler scenario answered. */
+  readonly bodyOf?: string;
+}
+
+const ALL_FIELDS =
+  'tag,folder,context,goal,location,parent,children,order,duedate,duedatemod,startdate,duetime,starttime,remind,repeat,status,length,priority,star,added,timer,timeron,note,meta,previous,shared,sharedowner,sharedwith,addedby,via,attachment';
+
+const ACCOUNT_GET = 'account/get, valid token (defaults, log off)';
+const TASKS_1000 = 'tasks/get, 1000 tasks, all fields';
+const AFTER_BIG = 'after= fetch of 10 changed, account of 80,000';
+const AFTER_SMALL = 'after= fetch of 10 changed, account of 100';
+const ADD_50 = 'tasks/add, batches of 50';
+
+const accountGet = { method: 'GET', path: '/3/account/get.php' } as const;
+const accountProbe: TicklerSetup = { probe: { method: 'GET', url: '/3/account/get.php' } };
+const tasksGet = { method: 'GET', path: `/3/tasks/get.php?num=1000&fields=${ALL_FIELDS}` } as const;
+const afterGet = { method: 'GET', path: `/3/tasks/get.php?after=${(OLD_STAMP + NEW_STAMP) / 2}&fields=${ALL_FIELDS}` } as const;
+const batch = `tasks=${encodeURIComponent(JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ title: `Batch task ${i}`, note: 'A note of a realistic length, with a line or two.', priority: 2, star: 1, tag: 'work' }))))}`;
+const add = { method: 'POST', path: '/3/tasks/add.php', body: batch } as const;
+
+export const SCENARIOS: readonly Scenario[] = [
+  { group: 'account/get', name: 'bare node:http, same JSON (baseline)', server: 'bare', request: accountGet, bodyOf: ACCOUNT_GET },
+  { group: 'account/get', name: ACCOUNT_GET, server: 'tickler', setup: accountProbe, request: accountGet },
+  { group: 'account/get', name: 'plain Fastify, same JSON (framework floor)', server: 'fastify', request: accountGet, bodyOf: ACCOUNT_GET },
+  { group: 'account/get', name: 'account/get, account cache off', server: 'tickler', setup: accountProbe, env: { ACCOUNT_CACHE_SECONDS: '0' }, request: accountGet },
+  {
+    group: 'account/get',
+    name: 'account/get, account and token caches off',
+    server: 'tickler',
+    setup: accountProbe,
+    env: { ACCOUNT_CACHE_SECONDS: '0', TOKEN_CACHE_SECONDS: '0' },
+    request: accountGet,
+  },
+  {
+    group: 'account/get',
+    name: 'account/get, access log on (LOG_LEVEL=info, the default)',
+    server: 'tickler',
+    setup: accountProbe,
+    env: { LOG_LEVEL: 'info' },
+    request: accountGet,
+  },
+
+  { group: 'tasks/get', name: 'bare node:http, same 1000 tasks (baseline)', server: 'bare', request: tasksGet, bodyOf: TASKS_1000 },
+  { group: 'tasks/get', name: TASKS_1000, server: 'tickler', setup: { tasks: 1000, probe: { method: 'GET', url: tasksGet.path } }, request: tasksGet },
+
+  { group: 'incremental sync', name: 'bare node:http, same 10 tasks (baseline)', server: 'bare', request: afterGet, bodyOf: AFTER_SMALL },
+  { group: 'incremental sync', name: AFTER_BIG, server: 'tickler', setup: { tasks: 80_000, changed: 10, probe: { method: 'GET', url: afterGet.path } }, request: afterGet },
+  { group: 'incremental sync', name: AFTER_SMALL, server: 'tickler', setup: { tasks: 100, changed: 10, probe: { method: 'GET', url: afterGet.path } }, request: afterGet },
+
+  { group: 'tasks/add', name: 'bare node:http, same answer (baseline)', server: 'bare', request: add, bodyOf: ADD_50 },
+  // Spread over 8 accounts: even a fast run stays far below 80,000 tasks per account.
+  { group: 'tasks/add', name: ADD_50, server: 'tickler', setup: { accounts: 8, probe: { method: 'POST', url: add.path, payload: batch } }, request: add },
+];
+
+export const ON_POSTGRES = ' [PostgreSQL]';
+
+/** Each Tickler scenario again on PostgreSQL (a fresh schema per server), beside its SQLite run. */
+export function withPostgres(scenarios: readonly Scenario[]): Scenario[] {
+  return scenarios.flatMap((s) =>
+    s.server === 'tickler' && !s.env?.['LOG_LEVEL'] && !s.env?.['TOKEN_CACHE_SECONDS']
+      ? [s, { ...s, name: `${s.name}${ON_POSTGRES}`, env: { ...s.env, BENCH_DB: 'postgres' } }]
+      : [s],
+  );
+}
