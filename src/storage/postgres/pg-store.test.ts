@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { freshSchema, testDatabaseUrl } from '../../../test/database.js';
+import { newTask } from '../../../test/factories.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
@@ -37,6 +38,38 @@ if (base) {
       } finally {
         await a.close();
         await b.close();
+        await db.drop();
+      }
+    });
+
+    it('plans every run for its values: the sixth after= read still uses tasks_by_modified', async () => {
+      const db = await freshSchema(base);
+      const store = new PostgresStore({ url: db.url, poolSize: 2 });
+      try {
+        await store.migrate();
+        const account = await store.transaction((tx) =>
+          tx.accounts.create({ userid: 'tdplan', email: 'plan@example.org', emailKey: 'plan@example.org', passwordHash: 'x', alias: 'P', pro: 0, prefs: { dateformat: 0, timezone: 0, hidemonths: 6, hotlistpriority: 3, hotlistduedate: 2, hotliststar: 1, hotliststatus: 1, showtabnums: 1 }, createdAt: 1 }),
+        );
+        await store.transaction(async (tx) => {
+          const first = await tx.accounts.allocateIds(account.pk, 'task', 5000);
+          for (let i = 0; i < 5000; i++) await tx.tasks.insert(account.pk, newTask(first + i, { modified: i < 4990 ? 1_000 : 2_000 }));
+        });
+        // A connection of the store's own pool, prepared and run the way the adapter runs statements.
+        const client = await (store as unknown as { pool: import('pg').Pool }).pool.connect();
+        try {
+          assert.equal((await client.query('SHOW plan_cache_mode')).rows[0]?.plan_cache_mode, 'force_custom_plan');
+          await client.query('PREPARE q(bigint, bigint) AS SELECT t.id FROM tasks t WHERE t.user_pk = $1 AND t.modified > $2 ORDER BY t.id LIMIT 1000');
+          let plan = '';
+          for (let i = 0; i < 7; i++) {
+            plan = (await client.query(`EXPLAIN EXECUTE q(${account.pk}, 1500)`)).rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
+          }
+          assert.match(plan, /tasks_by_modified/, plan);
+        } finally {
+          await client.query('DEALLOCATE ALL').catch(() => undefined);
+          client.release();
+        }
+      } finally {
+        await store.close();
         await db.drop();
       }
     });
