@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { freshSchema, testDatabaseUrl } from '../../../test/database.js';
 import { newTask } from '../../../test/factories.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
+import { MIGRATIONS } from '../sqlite/migrations.js';
+import { SqliteStore } from '../sqlite/sqlite-store.js';
+import { PG_MIGRATIONS } from './migrations.js';
 import { PostgresStore } from './pg-store.js';
 
 const base = testDatabaseUrl();
@@ -27,6 +33,33 @@ if (base) {
   organizersContract('postgres', openPostgres);
 
   describe('postgres store', () => {
+    it('has the same tables, columns and migrations as the SQLite schema', async () => {
+      const db = await freshSchema(base);
+      const store = new PostgresStore({ url: db.url, poolSize: 2 });
+      const dir = mkdtempSync(join(tmpdir(), 'tickler-parity-'));
+      const sqlite = new SqliteStore({ path: join(dir, 't.db'), synchronous: 'NORMAL' });
+      try {
+        await Promise.all([store.migrate(), sqlite.migrate()]);
+        assert.deepEqual(PG_MIGRATIONS.map((m) => [m.version, m.name]), MIGRATIONS.map((m) => [m.version, m.name]));
+        const pgColumns = (
+          await (store as unknown as { pool: import('pg').Pool }).pool.query(
+            `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
+          )
+        ).rows as Array<{ table_name: string; column_name: string }>;
+        const tables = [...new Set(pgColumns.map((r) => r.table_name))].sort();
+        for (const table of tables) {
+          const fromPg = pgColumns.filter((r) => r.table_name === table).map((r) => r.column_name);
+          assert.deepEqual(sqlite.dumpTable(table).columns, fromPg, table);
+        }
+        assert.ok(tables.includes('tasks') && tables.includes('rate_counters'));
+      } finally {
+        await store.close();
+        await sqlite.close();
+        await db.drop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('two stores migrating one schema at once apply each step once', async () => {
       const db = await freshSchema(base);
       const a = new PostgresStore({ url: db.url, poolSize: 2 });
