@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { lenientInt, Params } from './params.js';
+import { lenientId, lenientInt, MAX_ID, Params } from './params.js';
 
 /** A readable test name for any value (JSON.stringify loses NaN, undefined, bigint and symbols). */
 function show(v: unknown): string {
@@ -184,4 +184,20 @@ describe('lenientInt edge cases found in review', () => {
     assert.equal(lenientInt(2 ** 60), undefined);
     assert.equal(lenientInt(String(Number.MAX_SAFE_INTEGER)), Number.MAX_SAFE_INTEGER);
   });
+});
+
+describe('lenientId', () => {
+  const ids: Array<[unknown, number]> = [
+    [5, 5],
+    ['5', 5],
+    [5.0, 5],
+    [' 5.00 ', 5],
+    [MAX_ID, MAX_ID],
+    [String(MAX_ID), MAX_ID],
+  ];
+  for (const [v, expected] of ids) test(`${show(v)} is id ${expected}`, () => assert.equal(lenientId(v), expected));
+
+  // Each of these, read leniently as an integer, would name another record.
+  const notIds: unknown[] = [0, '0', -1, '-1', 2.9, '2.9', true, 'true', false, '1e3', 1e3 + 0.5, MAX_ID + 1, '3000000000', 2 ** 32 + 1, '0x10', '', ' ', null, undefined, [1], { id: 1 }, NaN, Infinity];
+  for (const v of notIds) test(`${show(v)} is not an id`, () => assert.equal(lenientId(v), undefined));
 });

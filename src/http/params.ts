@@ -89,3 +89,16 @@ export function lenientInt(v: unknown): number | undefined {
   const i = Math.trunc(n);
   return Number.isSafeInteger(i) ? i + 0 : undefined;
 }
+
+/** The largest id: ids are stored as 32-bit integers (PostgreSQL INTEGER). */
+export const MAX_ID = 2_147_483_647;
+
+/**
+ * An id as clients send it: a whole number (5, "5", 5.0, "5.0") from 1 to MAX_ID. Booleans,
+ * fractions and exponents are not ids: reading `true` as 1 or "2.9" as 2 would act on another record.
+ */
+export function lenientId(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.0*)?\s*$/.test(v) ? Number(v) : undefined;
+  return n !== undefined && Number.isInteger(n) && n >= 1 && n <= MAX_ID ? n : undefined;
+}
+

@@ -59,6 +59,9 @@ describe('goals: level, contributes, archived, note', () => {
     assert.equal((await goal({ name: 'Unknown', level: '2', contributes: '999' })).contributes, 0);
     assert.equal((await goal({ name: 'Garbage', level: '2', contributes: 'abc' })).contributes, 0);
     assert.equal((await goal({ name: 'Negative', level: '2', contributes: '-1' })).contributes, 0);
+    // Not a whole id: "1.5" must not name goal 1.
+    assert.equal((await goal({ name: 'A fraction', level: '2', contributes: `${long.id}.5` })).contributes, 0);
+    assert.equal((await goal({ name: 'Past the largest id', level: '2', contributes: '3000000000' })).contributes, 0);
   });
 
   it("another account's goal is never a valid contributes target", async () => {

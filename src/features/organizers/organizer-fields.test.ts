@@ -62,8 +62,13 @@ describe('readId', () => {
   it('lenient numbers are ids', () => {
     assert.equal(readId('7', fail), 7);
     assert.equal(readId(' 7.0 ', fail), 7);
-    // The shared lenient reading cuts a fraction to its integer part.
-    assert.equal(readId('7.9', fail), 7);
+    assert.equal(readId('2147483647', fail), 2147483647);
+  });
+
+  it('fractions, booleans, exponents and ids past 2147483647 are not ids (x05), never another record', () => {
+    for (const text of ['7.9', 'true', '1e3', '2147483648', '3000000000', '-7']) {
+      assert.throws(() => readId(text, fail), (e: ApiError) => e.code === 505 && e.ref === text, text);
+    }
   });
 });
 

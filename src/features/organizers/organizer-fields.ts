@@ -1,5 +1,6 @@
 import { ApiError, type ErrorCode } from '../../errors.js';
-import { lenientFloat, lenientInt } from '../../http/params.js';
+import { lenientFloat, lenientId, lenientInt } from '../../http/params.js';
+import { storableText } from '../../lib/text.js';
 
 /**
  * Reading the plain form parameters of the organiser endpoints into checked values. Pure: no
@@ -85,7 +86,7 @@ export function nameLength(name: string): number {
  */
 export function readName(raw: string | undefined, required: boolean, maxChars: number, fail: Failures): string | undefined {
   if (raw === undefined && !required) return undefined;
-  const name = (raw ?? '').trim();
+  const name = storableText(raw ?? '').trim();
   if (name === '') throw fail.error('noName');
   const length = nameLength(name);
   if (length > maxChars) {
@@ -101,9 +102,10 @@ export function readName(raw: string | undefined, required: boolean, maxChars: n
 export function readId(raw: string | undefined, fail: Failures): number {
   const text = raw?.trim() ?? '';
   if (text === '') throw fail.error('emptyId');
-  const id = lenientInt(text);
-  if (id === 0) throw fail.withRef(0).error('emptyId');
-  if (id === undefined || id < 0) throw fail.withRef(text).error('invalid', `Invalid ${fail.noun}: ${JSON.stringify(text)} is not an id`);
+  if (lenientFloat(text) === 0) throw fail.withRef(0).error('emptyId');
+  // Whole numbers up to the largest id only: "2.9" or "true" must not act on record 2 or 1.
+  const id = lenientId(text);
+  if (id === undefined) throw fail.withRef(text).error('invalid', `Invalid ${fail.noun}: ${JSON.stringify(text)} is not an id`);
   return id;
 }
 
@@ -122,7 +124,7 @@ export function readField(field: FieldSpec, raw: string | undefined, fail: Failu
     if (bytes > type.maxBytes) {
       throw fail.error('nothingEdited', `Nothing was ${action}: ${field.name} is ${bytes} bytes long, at most ${type.maxBytes} are allowed`);
     }
-    return raw;
+    return storableText(raw);
   }
   const text = raw.trim();
   if (text === '') return undefined;
@@ -138,10 +140,9 @@ export function readField(field: FieldSpec, raw: string | undefined, fail: Failu
       if (n === undefined || !type.values.includes(n)) throw bad(`must be ${type.values.join(', ').replace(/, (\d+)$/, ' or $1')}`);
       return n;
     }
-    case 'goal-ref': {
-      const n = lenientInt(text);
-      return n === undefined || n < 0 ? 0 : n;
-    }
+    case 'goal-ref':
+      // Anything that cannot name a goal is reset to 0, as spec 2.2 says of invalid ids.
+      return lenientId(text) ?? 0;
     case 'coordinate': {
       const n = lenientFloat(text);
       if (n === undefined || Math.abs(n) > type.limit) throw bad(`must be a number from -${type.limit} to ${type.limit}`);

@@ -97,6 +97,11 @@ for (const c of CASES) {
       await expectError('delete', { id: '9999' }, c.base + 5, 9999);
       await expectError('delete', { id: 'abc' }, c.base + 5, 'abc');
       await expectError('delete', { id: '-3' }, c.base + 5, '-3');
+      // Not whole ids: acting on record 1 or 2 instead would be worse than refusing.
+      await expectError('delete', { id: '1.5' }, c.base + 5, '1.5');
+      await expectError('edit', { id: '2.9', name: 'x' }, c.base + 5, '2.9');
+      await expectError('delete', { id: 'true' }, c.base + 5, 'true');
+      await expectError('delete', { id: '3000000000' }, c.base + 5, '3000000000');
       const rec = await add(ctx, user, c.kind, { name: `Gone ${c.kind}` });
       await call(ctx, user, c.kind, 'delete', { id: String(rec['id']) });
       await expectError('delete', { id: String(rec['id']) }, c.base + 5, rec['id'] as number);

@@ -132,6 +132,14 @@ describe('response shapes', () => {
     assert.equal(res.body, '[{"id":1,"name":"Somewhere","description":"","lat":0,"lon":0}]');
   });
 
+  it('stores text without U+0000 (PostgreSQL cannot hold it; SQLite must hold the same)', async () => {
+    const user = await newUser(ctx);
+    await call(ctx, user, 'goal', 'add', { name: 'Run\u0000 far', note: 'a\u0000b' });
+    await call(ctx, user, 'location', 'add', { name: 'Po\u0000rt', description: 'qu\u0000ay' });
+    assert.equal((await call(ctx, user, 'goal', 'get')).body, '[{"id":1,"name":"Run far","level":0,"archived":0,"contributes":0,"note":"ab"}]');
+    assert.equal((await call(ctx, user, 'location', 'get')).body, '[{"id":1,"name":"Port","description":"quay","lat":0,"lon":0}]');
+  });
+
   it('accepts the parameters as a JSON body and in the query string too', async () => {
     const user = await newUser(ctx);
     const res = await ctx.app.inject({

@@ -111,6 +111,12 @@ describe('numeric fields: refused values (611, naming the field)', () => {
     // Beyond 2^53 a number is no longer an exact integer: no id or stamp is that large.
     ['duedate', 1e20],
     ['folder', 2_147_483_648],
+    // References are whole ids: truncating would point at another record.
+    ['parent', 2.9],
+    ['parent', '2.9'],
+    ['goal', true],
+    ['context', '1e3'],
+    ['location', 0.5],
   ];
   for (const [key, value] of cases) {
     it(`${key} ${JSON.stringify(value) ?? String(value)} → 611 naming ${key}`, () => {
@@ -488,6 +494,9 @@ describe('reschedule inside the item', () => {
     [null, false],
     ['', false],
     ['yes', false],
+    ['true', true],
+    [' TRUE ', true],
+    [false, false],
     [2, false],
   ];
   for (const [value, expected] of cases) {

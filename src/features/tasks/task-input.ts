@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../../errors.js';
-import { lenientInt } from '../../http/params.js';
+import { lenientFloat, lenientId, lenientInt } from '../../http/params.js';
+import { storableText } from '../../lib/text.js';
 import { characters, LIMITS, noonOf, normalizeTags, timeOfDay, utf8Bytes } from './task-rules.js';
 
 /**
@@ -68,12 +69,18 @@ function text(what: string, check: (s: string) => string | undefined, then: (s: 
     if (v === null) v = '';
     if (typeof v === 'number' || typeof v === 'boolean') v = String(v);
     if (typeof v !== 'string') return { problem: `${what} must be text` };
-    const problem = check(v);
-    return problem ? { problem } : { value: then(v) };
+    const stored = storableText(v);
+    const problem = check(stored);
+    return problem ? { problem } : { value: then(stored) };
   };
 }
 
-const id = (what: string): Reader => integer(0, MAX_INT, what);
+/** A reference to a record: 0 (none), or a whole number up to the largest id (5, "5", 5.0). */
+const id = (what: string): Reader => (v) => {
+  if (v === null || v === '' || lenientFloat(v) === 0) return { value: 0 };
+  const n = lenientId(v);
+  return n === undefined ? { problem: `${what} must be 0 or an id (a whole number up to 2147483647)` } : { value: n };
+};
 /** The last second of year 9999: later "dates" are mistakes, and moving them to noon would lose precision. */
 const MAX_TIMESTAMP = 253_402_300_799;
 const timestamp = (what: string, then: (n: number) => unknown): Reader => integer(0, MAX_TIMESTAMP, `${what} (a Unix timestamp up to year 9999)`, then);
@@ -128,7 +135,7 @@ export function parseTaskInput(item: Readonly<Record<string, unknown>>, mode: 'a
     const m = item['meta'];
     if (m !== null && typeof m !== 'string') return { error: { code: 611, desc: 'Malformed request: meta must be text' } };
     if (m !== null && utf8Bytes(m) > LIMITS.meta) return { error: { code: 611, desc: `Malformed request: meta is larger than ${LIMITS.meta} bytes` } };
-    patch.meta = m;
+    patch.meta = m === null ? null : storableText(m);
   }
   const addedby = item['addedby'];
   if (!isNone(addedby)) {
@@ -138,6 +145,14 @@ export function parseTaskInput(item: Readonly<Record<string, unknown>>, mode: 'a
   if ((mode === 'add' && (patch.title === undefined || patch.title === '')) || (mode === 'edit' && patch.title === '')) {
     return { error: { code: 601, desc: 'Your task must have a title' } };
   }
-  const reschedule = lenientInt(item['reschedule']) === 1;
+  const reschedule = asksReschedule(item['reschedule']);
   return { ok: { patch, reschedule } };
+}
+
+/**
+ * Whether a `reschedule` value asks for it, inside an item or as a top-level parameter: 1 in any
+ * spelling (1, "1", 1.0), or true ("true" as form text). Anything else does not.
+ */
+export function asksReschedule(v: unknown): boolean {
+  return lenientInt(v) === 1 || (typeof v === 'string' && v.trim().toLowerCase() === 'true');
 }

@@ -204,6 +204,13 @@ describe('tasks/add', () => {
     assert.equal(res.statusCode, 401);
     assert.match((res.json() as Json)['errorDesc'] as string, /"write"/);
   });
+
+  it('stores text without U+0000, which PostgreSQL cannot hold (both databases keep the same text)', async () => {
+    const [t] = body(await tasksCall(ctx, token, 'add', [{ title: 'Pay\u0000 rent', note: 'n\u0000ote', tag: 'a\u0000b', meta: 'm\u0000' }], { fields: 'note,tag,meta' }));
+    assert.deepEqual([t?.['title'], t?.['note'], t?.['tag'], t?.['meta']], ['Pay rent', 'note', 'ab', 'm']);
+    const [stored] = ((await api(ctx, token, '/3/tasks/get.php', { id: String(t?.['id']), fields: 'note,tag,meta' })).json() as Json[]).slice(1);
+    assert.deepEqual([stored?.['title'], stored?.['note'], stored?.['tag'], stored?.['meta']], ['Pay rent', 'note', 'ab', 'm']);
+  });
 });
 
 describe('tasks/add: the 80,000 tasks of an account (603)', () => {

@@ -55,6 +55,23 @@ describe('tasks/edit', () => {
     assert.equal(results[5]?.['ref'], 'abc');
   });
 
+  it('a value that is not a whole id (true, 2.9, 1e3, past 2147483647) is 605 and touches no task', async () => {
+    const own = (await authorize(ctx, await createAccount(ctx), app)).access_token;
+    const added = (await tasksCall(ctx, own, 'add', [{ title: 'one' }, { title: 'two' }, { title: 'three' }])).json() as Json[];
+    assert.deepEqual(added.map((t) => t['id']), [1, 2, 3]);
+    const sent = [true, '2.9', 2.9, '1e3', 1e3 + 0.5, 3_000_000_000, '3000000000', -1, [1], { id: 1 }];
+    const results = (await tasksCall(ctx, own, 'edit', sent.map((id) => ({ id, title: 'hijacked' })))).json() as Json[];
+    assert.deepEqual(results.map((r) => r['errorCode']), sent.map(() => 605));
+    assert.deepEqual(results[5]?.['ref'], 3_000_000_000);
+    // Deletion takes bare ids ({id} objects are its other form, so that one is left out here).
+    const deleted = (await tasksCall(ctx, own, 'delete', sent.slice(0, 9))).json() as Json[];
+    assert.deepEqual(deleted.map((r) => r['errorCode']), sent.slice(0, 9).map(() => 605));
+    const after = (await api(ctx, own, '/3/tasks/get.php')).json() as Json[];
+    assert.deepEqual(after.slice(1).map((t) => t['title']), ['one', 'two', 'three'], 'no task was edited or deleted');
+    const [whole] = (await tasksCall(ctx, own, 'edit', [{ id: '2.0', title: 'two, edited' }])).json() as Json[];
+    assert.equal(whole?.['title'], 'two, edited', '"2.0" is the whole number 2');
+  });
+
   it("cannot touch another account's task with the same id", async () => {
     const other = await createAccount(ctx);
     const otherToken = (await authorize(ctx, other, app)).access_token;

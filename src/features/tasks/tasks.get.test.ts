@@ -37,6 +37,11 @@ describe('tasks/get', () => {
     for (const r of rows.slice(1)) assert.deepEqual(Object.keys(r), ['id', 'title', 'modified', 'completed']);
   });
 
+  it('an id past the largest id matches nothing, like an unknown one', async () => {
+    assert.deepEqual(await get({ id: '3000000000' }), [{ num: 0, total: 0 }]);
+    assert.deepEqual(await get({ id: String(2 ** 32 + ids[0]!) }), [{ num: 0, total: 0 }], 'not task 1 by wrapping around');
+  });
+
   it('after/before (and modafter/modbefore) filter on modified, both exclusive', async () => {
     assert.deepEqual(idsOf(await get({ after: String(stamps[2]) })), ids.slice(3));
     assert.deepEqual(idsOf(await get({ modafter: String(stamps[2]) })), ids.slice(3));

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
 import { apiRoute } from '../../http/api-route.js';
-import { lenientInt, type Params } from '../../http/params.js';
+import { lenientId, lenientInt, type Params } from '../../http/params.js';
 import type { CompletionHook } from './tasks.write.js';
 import { parseFields, type FieldSet } from './task-fields.js';
+import { asksReschedule } from './task-input.js';
 import { LIMITS } from './task-rules.js';
 import { deleteResultsBody, taskPageBody, taskRecord, taskResultsBody, tombstonesBody } from './tasks.presenter.js';
 import { deletedTasks, listTasks, MAX_PAGE } from './tasks.read.js';
@@ -62,8 +63,11 @@ export function taskRoutes(app: FastifyInstance, deps: Deps, completion: Complet
     malformedCode: 611,
     handler: async ({ params: p, auth }) => {
       const fields = parseFields(p.get('fields'));
+      const id = numberParam(p, 'id');
+      // An id no task can have (past the largest id) matches nothing, like an unknown one.
+      if (id !== undefined && lenientId(id) === undefined) return taskPageBody([], 0);
       const page = await listTasks(deps, auth, {
-        id: numberParam(p, 'id'),
+        id,
         // modafter/modbefore: names some clients use for after/before.
         after: numberParam(p, 'after', 'modafter'),
         before: numberParam(p, 'before', 'modbefore'),
@@ -93,8 +97,9 @@ export function taskRoutes(app: FastifyInstance, deps: Deps, completion: Complet
     handler: async ({ params: p, auth }) => {
       const fields = parseFields(p.get('fields'));
       const items = batchOf(p);
-      // `reschedule` arrives as a top-level parameter or inside each task (compat notes).
-      const reschedule = numberParam(p, 'reschedule') === 1;
+      // `reschedule` arrives as a top-level parameter or inside each task (compat notes); 1 or
+      // true asks for it, anything else does not.
+      const reschedule = asksReschedule(p.text('reschedule'));
       return taskResultsBody(present(await editTasks(deps, auth, items, { wanted: wantedOf(fields), reschedule, completion }), fields));
     },
   });

@@ -1,6 +1,6 @@
 import { itemError, type ItemError } from '../../errors.js';
 import type { Deps } from '../../deps.js';
-import { lenientInt } from '../../http/params.js';
+import { lenientFloat, lenientId } from '../../http/params.js';
 import { unixSeconds } from '../../lib/clock.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
 import type { Account, Repos, Task } from '../../storage/store.js';
@@ -41,7 +41,7 @@ async function deleteStamp(ctx: WriteContext): Promise<number> {
 }
 
 /** A parent's `children` count changed: the parent counts as edited, so clients fetch it again. */
-async function markParentChanged(ctx: WriteContext, parentId: number): Promise<void> {
+export async function markParentChanged(ctx: WriteContext, parentId: number): Promise<void> {
   if (parentId === 0) return;
   const parent = await ctx.tx.tasks.get(ctx.account.pk, parentId);
   if (parent) await ctx.tx.tasks.update(ctx.account.pk, { ...parent, modified: await editStamp(ctx) });
@@ -136,12 +136,15 @@ async function addOne(ctx: WriteContext, item: unknown, count: number, wanted: W
   return { task: await view(ctx, task, p.meta ?? null, wanted) };
 }
 
-/** An id as clients send it (number, numeric string, float): 604 when empty, 605 when not an id. */
+/**
+ * An id as clients send it (5, "5", 5.0): 604 when empty or 0, 605 when it cannot be an id (a
+ * fraction, a boolean, past the largest id): reading `true` as 1 would act on another task.
+ * The ref of 604 is the value as text, of 605 the value sent.
+ */
 export function readId(raw: unknown): { id: number } | ItemError {
-  if (raw === undefined || raw === null || raw === '' || raw === 0 || raw === '0') return itemError(604, raw === undefined || raw === null ? '' : String(raw));
-  const id = lenientInt(raw);
-  if (id === undefined || id <= 0) return itemError(605, typeof raw === 'number' || typeof raw === 'string' ? raw : '');
-  return { id };
+  if (raw === undefined || raw === null || raw === '' || lenientFloat(raw) === 0) return itemError(604, raw === undefined || raw === null ? '' : String(raw));
+  const id = lenientId(raw);
+  return id === undefined ? itemError(605, typeof raw === 'number' || typeof raw === 'string' ? raw : '') : { id };
 }
 
 /** The fields an edit may change, compared to decide whether anything really changed. */
