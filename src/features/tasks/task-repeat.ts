@@ -2,7 +2,7 @@ import { itemError } from '../../errors.js';
 import { nextOccurrence, parseRepeat } from '../../repeat/index.js';
 import type { Task } from '../../storage/store.js';
 import { LIMITS } from './task-rules.js';
-import { editStamp, ItemRefused, type CompletionHook, type WriteContext } from './tasks.write.js';
+import { editStamp, ItemRefused, markParentChanged, type CompletionHook, type WriteContext } from './tasks.write.js';
 
 /**
  * Completion of a repeating task with `reschedule` (spec 3, 4.3; docs/repeat.md):
@@ -31,11 +31,14 @@ export const repeatCompletion: CompletionHook = async (ctx, before, after, resch
     id: copyId,
     repeat: '',
     repeatIndex: 1,
-    ord: after.parent === 0 ? 0 : await ctx.tx.tasks.nextOrder(pk, after.parent),
+    // After every sibling, and after the task itself when this same edit moved it to the parent.
+    ord: after.parent === 0 ? 0 : Math.max(await ctx.tx.tasks.nextOrder(pk, after.parent), after.ord + 1),
     previous: before.id,
     modified,
   };
   await ctx.tx.tasks.insert(pk, copy);
+  // A completed subtask copy is one more child: its parent's `children` count changed.
+  await markParentChanged(ctx, copy.parent);
 
   const shift = next.due - after.duedate;
   await moveParentSubtasks(ctx, before.id, shift, modified);
@@ -54,12 +57,13 @@ async function moveParentSubtasks(ctx: WriteContext, parentId: number, shift: nu
   for (const id of await ctx.tx.tasks.childIds(pk, parentId)) {
     const sub = await ctx.tx.tasks.get(pk, id);
     if (!sub || parseRepeat(sub.repeat).kind !== 'parent') continue;
-    await ctx.tx.tasks.update(pk, {
-      ...sub,
+    const moved = {
       completed: 0,
       duedate: sub.duedate === 0 ? 0 : sub.duedate + shift,
       startdate: sub.startdate === 0 ? 0 : sub.startdate + shift,
-      modified,
-    });
+    };
+    // Unchanged subtasks keep their stamp: a needless change would make every client fetch them.
+    if (moved.completed === sub.completed && moved.duedate === sub.duedate && moved.startdate === sub.startdate) continue;
+    await ctx.tx.tasks.update(pk, { ...sub, ...moved, modified });
   }
 }

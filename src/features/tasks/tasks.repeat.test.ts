@@ -135,6 +135,32 @@ describe('repeating tasks: reschedule on completion', () => {
     assert.notEqual(alone['completed'], 0);
   });
 
+  it('top-level reschedule=true works like reschedule=1', async () => {
+    const t = await add({ duedate: MON, repeat: 'FREQ=DAILY' });
+    assert.equal((await complete(t['id'], { reschedule: 'true' }))['duedate'], MON + DAY);
+  });
+
+  it("a repeating subtask's completed copy is one more child: the parent counts as changed", async () => {
+    const parent = await add({ title: 'Parent' });
+    const child = await add({ parent: parent['id'], duedate: MON, repeat: 'FREQ=DAILY' });
+    ctx.clock.advance(10);
+    await complete(child['id']);
+    const [copy] = await copyOf(child['id']);
+    assert.equal(copy?.['parent'], parent['id']);
+    const stamps = (await api(ctx, token, '/3/account/get.php')).json() as Json;
+    const after = (await api(ctx, token, '/3/tasks/get.php', { id: String(parent['id']), fields: 'children' })).json() as Json[];
+    assert.equal(after[1]?.['modified'], stamps['lastedit_task'], 'clients fetching changes get the new children count');
+    assert.equal(after[1]?.['children'], 2);
+  });
+
+  it('PARENT subtasks that the move does not change keep their stamp', async () => {
+    const parent = await add({ duedate: MON, repeat: 'FREQ=WEEKLY' });
+    const open = await add({ parent: parent['id'], repeat: 'PARENT' });
+    ctx.clock.advance(10);
+    await complete(parent['id']);
+    assert.equal((await byId(open['id']))?.['modified'], open['modified'], 'open and undated: nothing to move');
+  });
+
   it('answers in XML too', async () => {
     const t = await add({ duedate: MON, repeat: 'DAILY' });
     const res = await tasksCall(ctx, token, 'edit', [{ id: t['id'], completed: today() }], { reschedule: '1', fields: 'duedate', f: 'xml' });
