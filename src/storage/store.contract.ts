@@ -315,6 +315,40 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
       });
     });
 
+    describe('rate counters', () => {
+      // Keys are unique per test: the counters table is shared by every test of a schema.
+      const key = (name: string): string => `contract:${name}:${Math.random()}`;
+
+      it('count hits per window and start again in a later window', async () => {
+        const k = key('window');
+        assert.deepEqual([await store.counters.hit(k, 100, 160), await store.counters.hit(k, 100, 160)], [1, 2]);
+        assert.equal(await store.counters.peek(k, 100), 2);
+        assert.equal(await store.counters.hit(k, 160, 220), 1);
+        assert.equal(await store.counters.peek(k, 160), 1);
+      });
+
+      it('a hit stamped with an older window (a clock behind) counts in the current one', async () => {
+        const k = key('skew');
+        await store.counters.hit(k, 160, 220);
+        assert.equal(await store.counters.hit(k, 100, 160), 2, 'must not restart the count');
+        assert.equal(await store.counters.peek(k, 100), 2, 'peek from the late clock sees the current count');
+        assert.equal(await store.counters.hit(k, 160, 220), 3);
+      });
+
+      it('concurrent hits all count', async () => {
+        const k = key('concurrent');
+        const counts = await Promise.all(Array.from({ length: 20 }, () => store.counters.hit(k, 100, 160)));
+        assert.deepEqual([...counts].sort((x, y) => x - y), Array.from({ length: 20 }, (_, i) => i + 1));
+      });
+
+      it('prune deletes the windows that have ended', async () => {
+        const k = key('prune');
+        await store.counters.hit(k, 100, 160);
+        assert.ok((await store.counters.prune(160)) >= 1);
+        assert.equal(await store.counters.peek(k, 100), 0);
+      });
+    });
+
     describe('clients', () => {
       it('create returns the record; byClientId and get round-trip', async () => {
         const input = newClient();
