@@ -5,7 +5,7 @@ import { InvalidInput, createUser } from '../features/users/users.service.js';
 import { systemClock } from '../lib/clock.js';
 import { InvalidClientInput, registerClient } from '../oauth/clients.service.js';
 import { startServer } from '../server.js';
-import { copySqliteToPostgres, TargetNotEmpty } from '../storage/copy.js';
+import { copySqliteToPostgres, SourceNotMigrated, TargetNotEmpty } from '../storage/copy.js';
 import { openStore } from '../storage/open.js';
 import { PostgresStore } from '../storage/postgres/pg-store.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
@@ -112,6 +112,7 @@ async function run(argv: string[], config: () => Config): Promise<number> {
         print(await copySqliteToPostgres(source, target, { replace: v['force'] === true }));
       } catch (err) {
         if (err instanceof TargetNotEmpty) throw new UsageError(`${err.message}: add --force to replace it`);
+        if (err instanceof SourceNotMigrated) throw new UsageError(`${err.message}: run DATABASE_URL=${String(v['from'])} bin/tickler migrate first`);
         throw err;
       } finally {
         await source.close();

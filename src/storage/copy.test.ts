@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { freshSchema, testDatabaseUrl, type TestDatabase } from '../../test/database.js';
 import { cli } from '../../test/e2e/processes.js';
@@ -13,7 +14,7 @@ import { createUser } from '../features/users/users.service.js';
 import { ManualClock } from '../lib/clock.js';
 import { approve } from '../oauth/authorize.service.js';
 import { registerClient } from '../oauth/clients.service.js';
-import { copySqliteToPostgres, TargetNotEmpty } from './copy.js';
+import { copySqliteToPostgres, SourceNotMigrated, TargetNotEmpty } from './copy.js';
 import { PostgresStore } from './postgres/pg-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 
@@ -121,6 +122,36 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     } finally {
       await source.close();
     }
+  });
+
+  it('copies old text that holds U+0000 without it (PostgreSQL cannot store that character)', async () => {
+    // Written straight into the file, as a server from before input was cleaned could have.
+    const raw = new Database(sqlitePath);
+    raw.prepare("UPDATE tasks SET title = 'Old' || char(0) || 'text' WHERE title = 'Parent'").run();
+    raw.close();
+    const source = new SqliteStore({ path: sqlitePath, synchronous: 'FULL' });
+    try {
+      await copySqliteToPostgres(source, pgStore, { replace: true });
+    } finally {
+      await source.close();
+    }
+    const res = await call(pgApp, '/3/tasks/get.php');
+    assert.match(res.body, /"title":"Oldtext"/);
+  });
+
+  it('refuses a source with pending migrations and leaves it as it was', async () => {
+    const path = join(dir, 'unmigrated.db');
+    const old = new SqliteStore({ path, synchronous: 'FULL' });
+    try {
+      await assert.rejects(copySqliteToPostgres(old, pgStore, { replace: true }), SourceNotMigrated);
+      assert.deepEqual((await old.migrationStatus()).applied, [], 'the copy did not migrate its source');
+    } finally {
+      await old.close();
+    }
+    const refused = cli(['copy', '--from', `sqlite:${path}`, '--to', target.url, '--force'], {});
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /pending migration.*bin\/tickler migrate/);
+    assert.match((await call(pgApp, '/3/tasks/get.php')).body, /"title":"Oldtext"/, 'the target is untouched');
   });
 
   it('bin/tickler copy: exit 2 on bad arguments or a non-empty target, 0 with --force', () => {

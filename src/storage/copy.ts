@@ -33,14 +33,23 @@ export class TargetNotEmpty extends Error {
   override name = 'TargetNotEmpty';
 }
 
+export class SourceNotMigrated extends Error {
+  override name = 'SourceNotMigrated';
+}
+
 /**
  * Copies a SQLite database into PostgreSQL: every account, app, token and record with its ids,
  * stamps and tombstones unchanged, in one PostgreSQL transaction (nothing half-written), then
  * compares the row counts. A target that already holds accounts or apps is refused unless
  * `replace` is set, which empties it first. Returns the rows copied per table.
+ *
+ * The source is only read: a copy must not change the file it copies (which may be a backup, or
+ * still in use by an older server). A source with pending migrations is refused, with the
+ * command that brings it up to date, because the tables would not match.
  */
 export async function copySqliteToPostgres(from: SqliteStore, to: PostgresStore, options: { replace: boolean }): Promise<Record<string, number>> {
-  await from.migrate();
+  const { pending } = await from.migrationStatus();
+  if (pending.length > 0) throw new SourceNotMigrated(`the source database has ${pending.length} pending migration(s) (${pending.join(', ')})`);
   await to.migrate();
   const dumps = COPIED_TABLES.map((table) => from.dumpTable(table));
   await to.load(dumps, options);

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { storableText } from '../../lib/text.js';
 import { SqlCounters } from '../sql/counters.js';
 import { makeRepos } from '../sql/repos.js';
 import { TargetNotEmpty, type TableDump } from '../copy.js';
@@ -144,7 +145,8 @@ export class PostgresStore implements Store {
         for (let i = 0; i < d.rows.length; i += perStatement) {
           const chunk = d.rows.slice(i, i + perStatement);
           const values: unknown[] = [];
-          const tuples = chunk.map((row) => `(${row.map((v) => `$${values.push(v)}`).join(', ')})`);
+          // Text written before U+0000 was stripped on input: PostgreSQL cannot store that character.
+          const tuples = chunk.map((row) => `(${row.map((v) => `$${values.push(typeof v === 'string' ? storableText(v) : v)}`).join(', ')})`);
           await client.query(`INSERT INTO "${d.table}" (${d.columns.map((c) => `"${c}"`).join(', ')}) VALUES ${tuples.join(', ')}`, values);
         }
       }
