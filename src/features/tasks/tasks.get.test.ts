@@ -37,9 +37,10 @@ describe('tasks/get', () => {
     for (const r of rows.slice(1)) assert.deepEqual(Object.keys(r), ['id', 'title', 'modified', 'completed']);
   });
 
-  it('an id past the largest id matches nothing, like an unknown one', async () => {
+  it('an id past the largest id, or a fraction, matches nothing, like an unknown one', async () => {
     assert.deepEqual(await get({ id: '3000000000' }), [{ num: 0, total: 0 }]);
     assert.deepEqual(await get({ id: String(2 ** 32 + ids[0]!) }), [{ num: 0, total: 0 }], 'not task 1 by wrapping around');
+    assert.deepEqual(await get({ id: `${ids[0]!}.5` }), [{ num: 0, total: 0 }], 'a fraction is not an id');
   });
 
   it('after/before (and modafter/modbefore) filter on modified, both exclusive', async () => {

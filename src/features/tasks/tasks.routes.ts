@@ -64,8 +64,8 @@ export function taskRoutes(app: FastifyInstance, deps: Deps, completion: Complet
     handler: async ({ params: p, auth }) => {
       const fields = parseFields(p.get('fields'));
       const id = numberParam(p, 'id');
-      // An id no task can have (past the largest id) matches nothing, like an unknown one.
-      if (id !== undefined && lenientId(id) === undefined) return taskPageBody([], 0);
+      // A number no task can have as id (0, 2.9, past the largest id) matches nothing, like an unknown id.
+      if (id !== undefined && lenientId(p.text('id')) === undefined) return taskPageBody([], 0);
       const page = await listTasks(deps, auth, {
         id,
         // modafter/modbefore: names some clients use for after/before.
