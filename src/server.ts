@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { createDeps } from './deps.js';
 import { systemClock, unixSeconds } from './lib/clock.js';
 import { openStore } from './storage/open.js';
+import { pruneExpired } from './storage/prune.js';
 import type { Store } from './storage/store.js';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -14,12 +15,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-async function prune(store: Store): Promise<void> {
-  const now = unixSeconds(systemClock);
-  await store.transaction(async (tx) => {
-    await tx.oauth.prune(now);
-    await tx.sessions.prune(now);
-  });
+function prune(store: Store): Promise<void> {
+  return pruneExpired(store, unixSeconds(systemClock));
 }
 
 /** Process entry: open the database, migrate, build the app, listen, and close cleanly on a signal. */
@@ -29,7 +26,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const deps = createDeps(config, store, systemClock);
   const app = await buildApp(deps);
   const pruneTimer = setInterval(() => {
-    prune(store).catch((err: unknown) => app.log.error({ err }, 'pruning expired credentials failed'));
+    prune(store).catch((err: unknown) => app.log.error({ err }, 'pruning expired credentials and counters failed'));
   }, PRUNE_EVERY_MS);
   pruneTimer.unref();
   await prune(store);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { nextStamp } from '../lib/clock.js';
+import { pruneExpired } from './prune.js';
 import {
   PREF_NAMES,
   STAMP_NAMES,
@@ -345,6 +346,13 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         const k = key('prune');
         await store.counters.hit(k, 100, 160);
         assert.ok((await store.counters.prune(160)) >= 1);
+        assert.equal(await store.counters.peek(k, 100), 0);
+      });
+
+      it('the hourly pruneExpired (what every server runs) deletes ended windows too', async () => {
+        const k = key('hourly');
+        await store.counters.hit(k, 100, 160);
+        await pruneExpired(store, 200);
         assert.equal(await store.counters.peek(k, 100), 0);
       });
     });
