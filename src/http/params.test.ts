@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { lenientId, lenientInt, MAX_ID, Params } from './params.js';
+import { classifyId, lenientId, lenientInt, MAX_ID, Params } from './params.js';
 
 /** A readable test name for any value (JSON.stringify loses NaN, undefined, bigint and symbols). */
 function show(v: unknown): string {
@@ -200,4 +200,26 @@ describe('lenientId', () => {
   // Each of these, read leniently as an integer, would name another record.
   const notIds: unknown[] = [0, '0', -1, '-1', 2.9, '2.9', true, 'true', false, '1e3', 1e3 + 0.5, MAX_ID + 1, '3000000000', 2 ** 32 + 1, '0x10', '', ' ', null, undefined, [1], { id: 1 }, NaN, Infinity];
   for (const v of notIds) test(`${show(v)} is not an id`, () => assert.equal(lenientId(v), undefined));
+});
+
+describe('classifyId: one reading of ids for every endpoint', () => {
+  const cases: Array<[unknown, number | 'none' | 'invalid']> = [
+    [undefined, 'none'],
+    [null, 'none'],
+    ['', 'none'],
+    ['  ', 'none'],
+    [0, 'none'],
+    ['0', 'none'],
+    ['0.0', 'none'],
+    [false, 'none'],
+    [7, 7],
+    [' 7.0 ', 7],
+    ['7.5', 'invalid'],
+    [true, 'invalid'],
+    ['abc', 'invalid'],
+    [-1, 'invalid'],
+    [MAX_ID + 1, 'invalid'],
+    [{ id: 7 }, 'invalid'],
+  ];
+  for (const [v, expected] of cases) test(`${show(v)} → ${String(expected)}`, () => assert.equal(classifyId(v), expected));
 });

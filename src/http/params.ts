@@ -102,3 +102,13 @@ export function lenientId(v: unknown): number | undefined {
   return n !== undefined && Number.isInteger(n) && n >= 1 && n <= MAX_ID ? n : undefined;
 }
 
+
+/**
+ * What a value sent as an id is, read the same way by every endpoint: 'none' when missing, blank
+ * or 0 in any spelling (spec: "empty id"); the id when a whole number from 1 to MAX_ID; otherwise
+ * 'invalid' (text, a fraction, a boolean true, a negative or larger number).
+ */
+export function classifyId(v: unknown): number | 'none' | 'invalid' {
+  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || lenientFloat(v) === 0) return 'none';
+  return lenientId(v) ?? 'invalid';
+}

@@ -1,5 +1,6 @@
 import type { Repos } from '../../storage/store.js';
-import { nameKey, type Row } from './organizer-fields.js';
+import { nameKey } from '../../lib/text.js';
+import type { Row } from './organizer-fields.js';
 
 /**
  * The goal hierarchy. Invariant kept by every write: a goal's `contributes` is 0 or the id of a

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../errors.js';
 import { lenientFloat } from '../../http/params.js';
-import { Failures, nameKey, nameLength, readField, readId, readName, type FieldSpec } from './organizer-fields.js';
+import { Failures, readField, readId, readName, type FieldSpec } from './organizer-fields.js';
 
 const fail = new Failures({ noName: 501, nameTaken: 502, max: 503, emptyId: 504, invalid: 505, nothingEdited: 506 }, 'location');
 
@@ -17,19 +17,6 @@ function errorOf(fn: () => unknown): { code: number; ref: unknown; desc: string 
 }
 
 describe('names', () => {
-  it('the key is trimmed, NFC-normalised and lower-cased', () => {
-    assert.equal(nameKey('  Work \t'), 'work');
-    // "é" as e + combining acute and as one code point are the same name.
-    assert.equal(nameKey('Cafe\u0301'), nameKey('CAFÉ'));
-    assert.equal(nameKey('ÄRGER'), 'ärger');
-  });
-
-  it('length counts code points of the NFC form, so an emoji or a combined accent is one', () => {
-    assert.equal(nameLength('e\u0301'), 1);
-    assert.equal(nameLength('😀'), 1);
-    assert.equal(nameLength('abc'), 3);
-  });
-
   it('readName trims, requires a non-blank name when asked, and refuses long ones with the "no name" code', () => {
     assert.equal(readName('  Home ', true, 64, fail), 'Home');
     assert.equal(readName(undefined, false, 64, fail), undefined);

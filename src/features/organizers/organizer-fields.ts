@@ -1,6 +1,6 @@
 import { ApiError, type ErrorCode } from '../../errors.js';
-import { lenientFloat, lenientId, lenientInt } from '../../http/params.js';
-import { storableText } from '../../lib/text.js';
+import { classifyId, lenientFloat, lenientId, lenientInt } from '../../http/params.js';
+import { storableText, textLength, utf8Bytes } from '../../lib/text.js';
 
 /**
  * Reading the plain form parameters of the organiser endpoints into checked values. Pure: no
@@ -66,17 +66,7 @@ export class Failures {
   }
 }
 
-/** The unique key of a name: trimmed, NFC-normalised, lower-cased (migration 3's name_key). */
-export function nameKey(name: string): string {
-  return name.trim().normalize('NFC').toLowerCase();
-}
 
-/** Length as people count it closest without a grapheme table: code points of the NFC form. */
-export function nameLength(name: string): number {
-  let n = 0;
-  for (const _ of name.normalize('NFC')) n++;
-  return n;
-}
 
 /**
  * The name to store (trimmed), or undefined when not sent and not required. A name that is sent
@@ -88,7 +78,7 @@ export function readName(raw: string | undefined, required: boolean, maxChars: n
   if (raw === undefined && !required) return undefined;
   const name = storableText(raw ?? '').trim();
   if (name === '') throw fail.error('noName');
-  const length = nameLength(name);
+  const length = textLength(name);
   if (length > maxChars) {
     throw fail.error('noName', `The ${fail.noun} name is too long: at most ${maxChars} characters are allowed, this one has ${length}`);
   }
@@ -101,11 +91,10 @@ export function readName(raw: string | undefined, required: boolean, maxChars: n
  */
 export function readId(raw: string | undefined, fail: Failures): number {
   const text = raw?.trim() ?? '';
-  if (text === '') throw fail.error('emptyId');
-  if (lenientFloat(text) === 0) throw fail.withRef(0).error('emptyId');
   // Whole numbers up to the largest id only: "2.9" or "true" must not act on record 2 or 1.
-  const id = lenientId(text);
-  if (id === undefined) throw fail.withRef(text).error('invalid', `Invalid ${fail.noun}: ${JSON.stringify(text)} is not an id`);
+  const id = classifyId(text);
+  if (id === 'none') throw (text === '' ? fail : fail.withRef(0)).error('emptyId');
+  if (id === 'invalid') throw fail.withRef(text).error('invalid', `Invalid ${fail.noun}: ${JSON.stringify(text)} is not an id`);
   return id;
 }
 
@@ -120,7 +109,7 @@ export function readField(field: FieldSpec, raw: string | undefined, fail: Failu
   if (raw === undefined) return undefined;
   const type = field.type;
   if (type.type === 'text') {
-    const bytes = Buffer.byteLength(raw, 'utf8');
+    const bytes = utf8Bytes(raw);
     if (bytes > type.maxBytes) {
       throw fail.error('nothingEdited', `Nothing was ${action}: ${field.name} is ${bytes} bytes long, at most ${type.maxBytes} are allowed`);
     }

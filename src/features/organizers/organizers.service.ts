@@ -2,7 +2,8 @@ import type { Deps } from '../../deps.js';
 import { nextStamp, unixSeconds } from '../../lib/clock.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
 import { UniqueViolation, type OrganizerKind, type OrganizerTypes, type Repos } from '../../storage/store.js';
-import { Failures, nameKey, readFields, readId, readName, sameRow, type RawInput, type Row } from './organizer-fields.js';
+import { nameKey } from '../../lib/text.js';
+import { Failures, readFields, readId, readName, sameRow, type RawInput, type Row } from './organizer-fields.js';
 import type { KindSpec } from './organizer-kinds.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { api, authorize, createAccount, createApp, type TestContext } from '../../../test/harness.js';
 import type { Account, OrganizerKind, Stamps, Task } from '../../storage/store.js';
-import { nameKey } from './organizer-fields.js';
+import { nameKey } from '../../lib/text.js';
 import { newTask } from '../../../test/factories.js';
 
 /** Shared helpers of the organiser tests (not a test file itself). */

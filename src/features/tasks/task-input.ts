@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../../errors.js';
-import { lenientFloat, lenientId, lenientInt } from '../../http/params.js';
-import { storableText } from '../../lib/text.js';
-import { characters, LIMITS, noonOf, normalizeTags, timeOfDay, utf8Bytes } from './task-rules.js';
+import { classifyId, lenientInt, MAX_ID } from '../../http/params.js';
+import { characters, storableText, textLength, utf8Bytes } from '../../lib/text.js';
+import { LIMITS, noonOf, normalizeTags, timeOfDay } from './task-rules.js';
 
 /**
  * The changes one add or edit item asks for, in stored form. Absent keys are left alone.
@@ -77,9 +77,9 @@ function text(what: string, check: (s: string) => string | undefined, then: (s: 
 
 /** A reference to a record: 0 (none), or a whole number up to the largest id (5, "5", 5.0). */
 const id = (what: string): Reader => (v) => {
-  if (v === null || v === '' || lenientFloat(v) === 0) return { value: 0 };
-  const n = lenientId(v);
-  return n === undefined ? { problem: `${what} must be 0 or an id (a whole number up to 2147483647)` } : { value: n };
+  const n = classifyId(v);
+  if (n === 'invalid') return { problem: `${what} must be 0 or an id (a whole number up to ${MAX_ID})` };
+  return { value: n === 'none' ? 0 : n };
 };
 /** The last second of year 9999: later "dates" are mistakes, and moving them to noon would lose precision. */
 const MAX_TIMESTAMP = 253_402_300_799;
@@ -87,8 +87,8 @@ const timestamp = (what: string, then: (n: number) => unknown): Reader => intege
 
 /** How each accepted input key becomes a patch field. Keys not listed are ignored (read-only or unknown). */
 const READERS: ReadonlyArray<readonly [key: string, field: keyof TaskPatch, read: Reader]> = [
-  ['title', 'title', text('title', (s) => (characters(s.trim().normalize('NFC')) > LIMITS.title ? `title is longer than ${LIMITS.title} characters` : undefined), (s) => s.trim())],
-  ['tag', 'tag', text('tag', (s) => (characters(normalizeTags(s).normalize('NFC')) > LIMITS.tag ? `tag is longer than ${LIMITS.tag} characters` : undefined), normalizeTags)],
+  ['title', 'title', text('title', (s) => (textLength(s.trim()) > LIMITS.title ? `title is longer than ${LIMITS.title} characters` : undefined), (s) => s.trim())],
+  ['tag', 'tag', text('tag', (s) => (textLength(normalizeTags(s)) > LIMITS.tag ? `tag is longer than ${LIMITS.tag} characters` : undefined), normalizeTags)],
   ['folder', 'folder', id('folder')],
   ['context', 'context', id('context')],
   ['goal', 'goal', id('goal')],

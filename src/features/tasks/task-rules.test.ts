@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  characters,
   DAY,
   dayStartOf,
   floatingTime,
@@ -11,7 +10,6 @@ import {
   normalizeTags,
   REMIND_VALUES,
   timeOfDay,
-  utf8Bytes,
 } from './task-rules.js';
 
 /** Midnight GMT of 21 Feb 2023: a day far from 0, so that "the day before" is still positive. */
@@ -171,51 +169,6 @@ describe('normalizeTags: stored as "a, b", empty entries dropped', () => {
   it('is idempotent', () => {
     for (const [input] of cases) assert.equal(normalizeTags(normalizeTags(input)), normalizeTags(input));
   });
-});
-
-describe('characters: Unicode code points', () => {
-  const cases: Array<[string, string, number]> = [
-    ['empty', '', 0],
-    ['ascii', 'abc', 3],
-    ['an emoji is one', '😀', 1],
-    ['emoji between letters', 'a😀b', 3],
-    ['many emoji', '😀'.repeat(255), 255],
-    ['a combining mark counts as its own code point', 'e\u0301', 2],
-    ['precomposed é is one', '\u00e9', 1],
-    ['a flag is two regional indicators', '🇩🇪', 2],
-    ['CJK', '日本語', 3],
-    ['a lone high surrogate is one', '\uD83D', 1],
-    ['a lone low surrogate is one', '\uDE00', 1],
-    ['low then high is not a pair: two', '\uDE00\uD83D', 2],
-    ['lone surrogate before a pair', '\uD83D\uD83D\uDE00', 2],
-    ['NUL is a character', '\u0000', 1],
-  ];
-  for (const [name, s, expected] of cases) {
-    it(`${name}: ${expected}`, () => {
-      assert.equal(characters(s), expected);
-    });
-  }
-
-  it('agrees with iterating by code point for every case', () => {
-    for (const [, s] of cases) assert.equal(characters(s), [...s].length, JSON.stringify(s));
-  });
-});
-
-describe('utf8Bytes', () => {
-  const cases: Array<[string, number]> = [
-    ['', 0],
-    ['abc', 3],
-    ['é', 2],
-    ['€', 3],
-    ['😀', 4],
-    ['日本語', 9],
-    ['e\u0301', 3],
-    // A lone surrogate is written as U+FFFD, three bytes.
-    ['\uD83D', 3],
-  ];
-  for (const [s, expected] of cases) {
-    it(`${JSON.stringify(s)} → ${expected}`, () => assert.equal(utf8Bytes(s), expected));
-  }
 });
 
 describe('LIMITS', () => {

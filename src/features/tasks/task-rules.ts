@@ -67,12 +67,3 @@ export function normalizeTags(tag: string): string {
     .filter((t) => t !== '')
     .join(', ');
 }
-
-/** Length in Unicode code points, as "characters" in the limits (an emoji is one). */
-export function characters(s: string): number {
-  return s.length - (s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
-}
-
-export function utf8Bytes(s: string): number {
-  return Buffer.byteLength(s, 'utf8');
-}

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
 import { apiRoute } from '../../http/api-route.js';
-import { lenientId, lenientInt, type Params } from '../../http/params.js';
+import { classifyId, lenientInt, type Params } from '../../http/params.js';
 import type { CompletionHook } from './tasks.write.js';
 import { parseFields, type FieldSet } from './task-fields.js';
 import { asksReschedule } from './task-input.js';
@@ -65,7 +65,7 @@ export function taskRoutes(app: FastifyInstance, deps: Deps, completion: Complet
       const fields = parseFields(p.get('fields'));
       const id = numberParam(p, 'id');
       // A number no task can have as id (0, 2.9, past the largest id) matches nothing, like an unknown id.
-      if (id !== undefined && lenientId(p.text('id')) === undefined) return taskPageBody([], 0);
+      if (id !== undefined && typeof classifyId(p.text('id')) !== 'number') return taskPageBody([], 0);
       const page = await listTasks(deps, auth, {
         id,
         // modafter/modbefore: names some clients use for after/before.

@@ -1,6 +1,6 @@
 import { itemError, type ItemError } from '../../errors.js';
 import type { Deps } from '../../deps.js';
-import { lenientFloat, lenientId } from '../../http/params.js';
+import { classifyId } from '../../http/params.js';
 import { unixSeconds } from '../../lib/clock.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
 import type { Account, Repos, Task } from '../../storage/store.js';
@@ -142,9 +142,10 @@ async function addOne(ctx: WriteContext, item: unknown, count: number, wanted: W
  * The ref of 604 is the value as text, of 605 the value sent.
  */
 export function readId(raw: unknown): { id: number } | ItemError {
-  if (raw === undefined || raw === null || raw === '' || lenientFloat(raw) === 0) return itemError(604, raw === undefined || raw === null ? '' : String(raw));
-  const id = lenientId(raw);
-  return id === undefined ? itemError(605, typeof raw === 'number' || typeof raw === 'string' ? raw : '') : { id };
+  const id = classifyId(raw);
+  if (id === 'none') return itemError(604, raw === undefined || raw === null ? '' : String(raw));
+  if (id === 'invalid') return itemError(605, typeof raw === 'number' || typeof raw === 'string' ? raw : '');
+  return { id };
 }
 
 /** The fields an edit may change, compared to decide whether anything really changed. */
