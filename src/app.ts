@@ -5,7 +5,6 @@ import type { Deps } from './deps.js';
 import { accountRoutes } from './features/account/account.routes.js';
 import { organizerRoutes } from './features/organizers/organizers.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
-import { repeatCompletion } from './features/tasks/task-repeat.js';
 import { registerBodyParsers } from './http/body-parsers.js';
 import { frameworkError, registerErrorHandling } from './http/error-handler.js';
 import './http/fastify-types.js';
@@ -53,7 +52,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(async function apiScope(api) {
     accountRoutes(api, deps);
     organizerRoutes(api, deps);
-    taskRoutes(api, deps, repeatCompletion);
+    taskRoutes(api, deps);
     tokenRoutes(api, deps);
   });
 

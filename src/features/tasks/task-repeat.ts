@@ -1,8 +1,8 @@
-import { itemError } from '../../errors.js';
+import { itemError, type ItemError } from '../../errors.js';
 import { nextOccurrence, parseRepeat } from '../../repeat/index.js';
 import type { Task } from '../../storage/store.js';
 import { LIMITS } from './task-rules.js';
-import { editStamp, ItemRefused, markParentChanged, type CompletionHook, type WriteContext } from './tasks.write.js';
+import { editStamp, markParentChanged, type WriteContext } from './task-write-context.js';
 
 /**
  * Completion of a repeating task with `reschedule` (spec 3, 4.3; docs/repeat.md):
@@ -13,8 +13,10 @@ import { editStamp, ItemRefused, markParentChanged, type CompletionHook, type Wr
  * - subtasks whose repeat is PARENT reopen and move by the same distance;
  * - without a due date, a rule the engine understands, or a next occurrence (COUNT, UNTIL), the
  *   completion just completes.
+ * Returns the task to store, or an item error (decided before anything is written) that fails
+ * just this item.
  */
-export const repeatCompletion: CompletionHook = async (ctx, before, after, reschedule) => {
+export async function repeatCompletion(ctx: WriteContext, before: Task, after: Task, reschedule: boolean): Promise<Task | ItemError> {
   if (!reschedule || after.duedate === 0) return after;
   const spec = parseRepeat(after.repeat);
   if (spec.kind !== 'rule') return after;
@@ -23,7 +25,7 @@ export const repeatCompletion: CompletionHook = async (ctx, before, after, resch
 
   const { pk } = ctx.account;
   // The completed copy is a new task: past the account's limit the item fails and nothing changes.
-  if ((await ctx.tx.tasks.count(pk)) >= LIMITS.tasksPerAccount) throw new ItemRefused(itemError(603, ''));
+  if ((await ctx.tx.tasks.count(pk)) >= LIMITS.tasksPerAccount) return itemError(603, '');
   const modified = await editStamp(ctx);
   const copyId = await ctx.tx.accounts.allocateIds(pk, 'task', 1);
   const copy: Task = {
@@ -49,7 +51,7 @@ export const repeatCompletion: CompletionHook = async (ctx, before, after, resch
     completed: 0,
     repeatIndex: next.occurrence,
   };
-};
+}
 
 /** Subtasks that repeat with their parent (`PARENT`) reopen and move as the parent moved. */
 async function moveParentSubtasks(ctx: WriteContext, parentId: number, shift: number, modified: number): Promise<void> {

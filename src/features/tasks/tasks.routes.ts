@@ -3,7 +3,6 @@ import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
 import { apiRoute } from '../../http/api-route.js';
 import { classifyId, lenientInt, type Params } from '../../http/params.js';
-import type { CompletionHook } from './tasks.write.js';
 import { parseFields, type FieldSet } from './task-fields.js';
 import { asksReschedule } from './task-input.js';
 import { LIMITS } from './task-rules.js';
@@ -56,7 +55,7 @@ function compOf(p: Params): 0 | 1 | undefined {
   throw new ApiError(611, { desc: 'Malformed request: comp must be 0, 1 or -1' });
 }
 
-export function taskRoutes(app: FastifyInstance, deps: Deps, completion: CompletionHook): void {
+export function taskRoutes(app: FastifyInstance, deps: Deps): void {
   apiRoute(app, deps, {
     path: '/3/tasks/get.php',
     scope: 'tasks',
@@ -100,7 +99,7 @@ export function taskRoutes(app: FastifyInstance, deps: Deps, completion: Complet
       // `reschedule` arrives as a top-level parameter or inside each task (compat notes); 1 or
       // true asks for it, anything else does not.
       const reschedule = asksReschedule(p.text('reschedule'));
-      return taskResultsBody(present(await editTasks(deps, auth, items, { wanted: wantedOf(fields), reschedule, completion }), fields));
+      return taskResultsBody(present(await editTasks(deps, auth, items, { wanted: wantedOf(fields), reschedule }), fields));
     },
   });
 

@@ -3,10 +3,12 @@ import type { Deps } from '../../deps.js';
 import { classifyId } from '../../http/params.js';
 import { unixSeconds } from '../../lib/clock.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
-import type { Account, Repos, Task } from '../../storage/store.js';
+import type { Task } from '../../storage/store.js';
 import { checkReferences } from './task-checks.js';
 import { parseTaskInput, type TaskPatch } from './task-input.js';
+import { repeatCompletion } from './task-repeat.js';
 import { LIMITS, noonOf, normalizeRemind } from './task-rules.js';
+import { deleteStamp, editStamp, markParentChanged, type WriteContext } from './task-write-context.js';
 import type { TaskView } from './tasks.presenter.js';
 
 /** What a write call reports per item: the task as it now is, or an inline error. */
@@ -16,35 +18,6 @@ export type WriteResult = { readonly task: TaskView; readonly ref?: string | num
 export interface Wanted {
   readonly children: boolean;
   readonly meta: boolean;
-}
-
-/** State shared by the items of one call, inside its transaction. */
-export interface WriteContext {
-  readonly tx: Repos;
-  readonly account: Account;
-  readonly clientPk: number;
-  readonly now: number;
-  /** lastedit_task stamp of this call, taken at its first change: every change of the call carries it. */
-  editStamp?: number;
-  deleteStamp?: number;
-}
-
-/** The call's edit stamp, taken at its first change: every change of the call carries it. */
-export async function editStamp(ctx: WriteContext): Promise<number> {
-  ctx.editStamp ??= (await ctx.tx.accounts.touch(ctx.account.pk, ['lastedit_task'], ctx.now)).lastedit_task as number;
-  return ctx.editStamp;
-}
-
-async function deleteStamp(ctx: WriteContext): Promise<number> {
-  ctx.deleteStamp ??= (await ctx.tx.accounts.touch(ctx.account.pk, ['lastdelete_task'], ctx.now)).lastdelete_task as number;
-  return ctx.deleteStamp;
-}
-
-/** A parent's `children` count changed: the parent counts as edited, so clients fetch it again. */
-export async function markParentChanged(ctx: WriteContext, parentId: number): Promise<void> {
-  if (parentId === 0) return;
-  const parent = await ctx.tx.tasks.get(ctx.account.pk, parentId);
-  if (parent) await ctx.tx.tasks.update(ctx.account.pk, { ...parent, modified: await editStamp(ctx) });
 }
 
 /** Runs a write call: one transaction, the account's writers serialised, every item judged on its own. */
@@ -154,36 +127,11 @@ const EDITABLE: ReadonlyArray<keyof Task> = [
   'duetime', 'starttime', 'remind', 'repeat', 'status', 'length', 'priority', 'star', 'completed', 'note',
 ];
 
-/**
- * Decides what completing a task does (repeating tasks reschedule). It returns the task to store,
- * or throws ItemRefused, before writing anything, to fail just this item.
- */
-export type CompletionHook = (ctx: WriteContext, before: Task, after: Task, reschedule: boolean) => Promise<Task>;
-
-export class ItemRefused extends Error {
-  constructor(readonly item: ItemError) {
-    super(item.errorDesc);
-  }
-}
-
-/** Without the repeat engine: completion just completes. */
-export const plainCompletion: CompletionHook = async (_ctx, _before, after) => after;
-
-/** Runs the completion hook; a refusal becomes this item's inline error. */
-async function completeWith(hook: CompletionHook, ctx: WriteContext, before: Task, after: Task, reschedule: boolean): Promise<Task | ItemError> {
-  try {
-    return await hook(ctx, before, after, reschedule);
-  } catch (err) {
-    if (err instanceof ItemRefused) return err.item;
-    throw err;
-  }
-}
-
 export async function editTasks(
   deps: Deps,
   auth: AuthContext,
   items: readonly unknown[],
-  options: { wanted: Wanted; reschedule: boolean; completion: CompletionHook },
+  options: { wanted: Wanted; reschedule: boolean },
 ): Promise<WriteResult[]> {
   return writeCall(deps, auth, async (ctx) => {
     const results: WriteResult[] = [];
@@ -195,7 +143,7 @@ export async function editTasks(
 async function editOne(
   ctx: WriteContext,
   item: unknown,
-  options: { wanted: Wanted; reschedule: boolean; completion: CompletionHook },
+  options: { wanted: Wanted; reschedule: boolean },
 ): Promise<WriteResult> {
   if (!isObject(item)) return itemError(611, '', 'Malformed request: each task must be a JSON object');
   const idOrError = readId(item['id']);
@@ -216,7 +164,7 @@ async function editOne(
   if (next.parent !== current.parent) next = { ...next, ord: next.parent === 0 ? 0 : await ctx.tx.tasks.nextOrder(ctx.account.pk, next.parent) };
   if (next.repeat !== current.repeat) next = { ...next, repeatIndex: 1 };
   if (next.completed !== 0 && current.completed === 0) {
-    const completed = await completeWith(options.completion, ctx, current, next, options.reschedule || parsed.ok.reschedule);
+    const completed = await repeatCompletion(ctx, current, next, options.reschedule || parsed.ok.reschedule);
     if ('errorCode' in completed) return { ...completed, ref: id };
     next = completed;
   }

@@ -1,0 +1,34 @@
+import type { Account, Repos } from '../../storage/store.js';
+
+/**
+ * State shared by the items of one write call, inside its transaction. The writers (tasks.write.ts)
+ * and the completion of repeating tasks (task-repeat.ts) both use it, so it lives apart from both.
+ */
+export interface WriteContext {
+  readonly tx: Repos;
+  readonly account: Account;
+  readonly clientPk: number;
+  readonly now: number;
+  /** lastedit_task stamp of this call, taken at its first change: every change of the call carries it. */
+  editStamp?: number;
+  deleteStamp?: number;
+}
+
+/** The call's edit stamp, taken at its first change: every change of the call carries it. */
+export async function editStamp(ctx: WriteContext): Promise<number> {
+  ctx.editStamp ??= (await ctx.tx.accounts.touch(ctx.account.pk, ['lastedit_task'], ctx.now)).lastedit_task as number;
+  return ctx.editStamp;
+}
+
+export async function deleteStamp(ctx: WriteContext): Promise<number> {
+  ctx.deleteStamp ??= (await ctx.tx.accounts.touch(ctx.account.pk, ['lastdelete_task'], ctx.now)).lastdelete_task as number;
+  return ctx.deleteStamp;
+}
+
+/** A parent's `children` count changed: the parent counts as edited, so clients fetch it again. */
+export async function markParentChanged(ctx: WriteContext, parentId: number): Promise<void> {
+  if (parentId === 0) return;
+  const parent = await ctx.tx.tasks.get(ctx.account.pk, parentId);
+  if (parent) await ctx.tx.tasks.update(ctx.account.pk, { ...parent, modified: await editStamp(ctx) });
+}
+
