@@ -12,6 +12,8 @@ export interface WriteContext {
   /** lastedit_task stamp of this call, taken at its first change: every change of the call carries it. */
   editStamp?: number;
   deleteStamp?: number;
+  /** Parents already given this call's edit stamp: stamping one again would write the same row. */
+  readonly stampedParents: Set<number>;
 }
 
 /** The call's edit stamp, taken at its first change: every change of the call carries it. */
@@ -27,8 +29,11 @@ export async function deleteStamp(ctx: WriteContext): Promise<number> {
 
 /** A parent's `children` count changed: the parent counts as edited, so clients fetch it again. */
 export async function markParentChanged(ctx: WriteContext, parentId: number): Promise<void> {
-  if (parentId === 0) return;
+  // Every change of a call carries the same stamp: a parent stamped once in this call is done.
+  if (parentId === 0 || ctx.stampedParents.has(parentId)) return;
   const parent = await ctx.tx.tasks.get(ctx.account.pk, parentId);
-  if (parent) await ctx.tx.tasks.update(ctx.account.pk, { ...parent, modified: await editStamp(ctx) });
+  if (!parent) return;
+  await ctx.tx.tasks.update(ctx.account.pk, { ...parent, modified: await editStamp(ctx) });
+  ctx.stampedParents.add(parentId);
 }
 

@@ -26,7 +26,7 @@ export async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: Wr
     await tx.accounts.lock(auth.userPk);
     const account = await tx.accounts.get(auth.userPk);
     if (!account) throw new Error(`account ${auth.userPk} vanished`);
-    return each({ tx, account, clientPk: auth.clientPk, now: unixSeconds(deps.clock) });
+    return each({ tx, account, clientPk: auth.clientPk, now: unixSeconds(deps.clock), stampedParents: new Set() });
   });
 }
 

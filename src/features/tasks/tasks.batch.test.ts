@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { api, authorize, createAccount, createApp, tasksCall, testContext, type TestContext } from '../../../test/harness.js';
+import type { Repos, Task } from '../../storage/store.js';
+
+type Json = Record<string, unknown>;
+type Call = { readonly method: string; readonly args: readonly unknown[] };
+
+/**
+ * What a batch costs: rows that the items of one call share (a parent)
+ * are written once per call, not once per item.
+ */
+describe('a write call touches what its items share once', () => {
+  let ctx: TestContext;
+  let token: string;
+
+  before(async () => {
+    ctx = await testContext();
+    token = (await authorize(ctx, await createAccount(ctx, { pro: 1 }), await createApp(ctx))).access_token;
+  });
+  after(() => ctx.close());
+
+  /** Runs `call` with the task repository of its transactions recording every call of `methods`. */
+  async function recording(methods: ReadonlyArray<keyof Repos['tasks']>, call: () => Promise<unknown>): Promise<Call[]> {
+    const store = ctx.deps.store as { transaction: (fn: (tx: Repos) => Promise<unknown>) => Promise<unknown> };
+    const real = store.transaction.bind(store);
+    const calls: Call[] = [];
+    store.transaction = (fn) =>
+      real((tx) => {
+        const tasks = Object.create(tx.tasks) as Record<string, unknown>;
+        for (const method of methods) {
+          const original = tx.tasks[method] as (...args: unknown[]) => unknown;
+          tasks[method] = (...args: unknown[]) => {
+            calls.push({ method, args });
+            return original.apply(tx.tasks, args);
+          };
+        }
+        return fn({ ...tx, tasks: tasks as unknown as Repos['tasks'] });
+      });
+    try {
+      await call();
+    } finally {
+      store.transaction = real;
+    }
+    return calls;
+  }
+
+  const rewritesOf = (calls: readonly Call[], id: unknown) => calls.filter((c) => c.method === 'update' && (c.args[1] as Task).id === id).length;
+  const send = async (action: 'add' | 'edit' | 'delete', tasks: unknown[], extra: Record<string, string> = {}) =>
+    (await tasksCall(ctx, token, action, tasks, extra)).json() as Json[];
+  const modifiedOf = async (id: unknown) => ((await api(ctx, token, '/3/tasks/get.php', { id: String(id) })).json() as Json[])[1]?.['modified'] as number;
+
+  it('adding 50 subtasks to one parent rewrites the parent once, with the stamp of the call', async () => {
+    const [parent] = await send('add', [{ title: 'Parent' }]);
+    ctx.clock.advance(30);
+    let added: Json[] = [];
+    const calls = await recording(['update'], async () => {
+      added = await send('add', Array.from({ length: 50 }, (_, i) => ({ title: `Sub ${i}`, parent: parent?.['id'] })));
+    });
+    assert.equal(added.filter((t) => typeof t['id'] === 'number').length, 50);
+    assert.equal(rewritesOf(calls, parent?.['id']), 1);
+    assert.equal(await modifiedOf(parent?.['id']), added[0]?.['modified']);
+  });
+
+  it('moving subtasks between two parents, or deleting them, rewrites each parent once', async () => {
+    const [p1, p2] = await send('add', [{ title: 'P1' }, { title: 'P2' }]);
+    const subs = await send('add', [1, 2, 3].map((i) => ({ title: `Sub ${i}`, parent: p1?.['id'] })));
+    ctx.clock.advance(30);
+    const moves = await recording(['update'], () => send('edit', subs.map((s) => ({ id: s['id'], parent: p2?.['id'] }))));
+    assert.deepEqual([rewritesOf(moves, p1?.['id']), rewritesOf(moves, p2?.['id'])], [1, 1]);
+    ctx.clock.advance(30);
+    const deletes = await recording(['update'], () => send('delete', subs.map((s) => s['id'])));
+    assert.equal(rewritesOf(deletes, p2?.['id']), 1);
+    assert.ok((await modifiedOf(p2?.['id'])) > (await modifiedOf(p1?.['id'])), 'the delete stamped P2 again');
+  });
+
+});
