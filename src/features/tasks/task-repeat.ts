@@ -1,8 +1,7 @@
-import { itemError, type ItemError } from '../../errors.js';
+import type { ItemError } from '../../errors.js';
 import { nextOccurrence, parseRepeat } from '../../repeat/index.js';
 import type { Task } from '../../storage/store.js';
-import { LIMITS } from './task-rules.js';
-import { editStamp, markParentChanged, type WriteContext } from './task-write-context.js';
+import { editStamp, markParentChanged, reserveTask, type WriteContext } from './task-write-context.js';
 
 /**
  * Completion of a repeating task with `reschedule` (spec 3, 4.3; docs/repeat.md):
@@ -25,7 +24,8 @@ export async function repeatCompletion(ctx: WriteContext, before: Task, after: T
 
   const { pk } = ctx.account;
   // The completed copy is a new task: past the account's limit the item fails and nothing changes.
-  if ((await ctx.tx.tasks.count(pk)) >= LIMITS.tasksPerAccount) return itemError(603, '');
+  const full = await reserveTask(ctx);
+  if (full) return full;
   const modified = await editStamp(ctx);
   const copyId = await ctx.tx.accounts.allocateIds(pk, 'task', 1);
   const copy: Task = {

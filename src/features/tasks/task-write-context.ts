@@ -1,4 +1,6 @@
+import { itemError, type ItemError } from '../../errors.js';
 import type { Account, Repos } from '../../storage/store.js';
+import { LIMITS } from './task-rules.js';
 
 /**
  * State shared by the items of one write call, inside its transaction. The writers (tasks.write.ts)
@@ -14,6 +16,11 @@ export interface WriteContext {
   deleteStamp?: number;
   /** Parents already given this call's edit stamp: stamping one again would write the same row. */
   readonly stampedParents: Set<number>;
+  /**
+   * Tasks the account holds, counted at the first task this call adds and kept up to date by
+   * reserveTask, so that a batch counts its 80,000 rows once. Only add and edit calls add tasks.
+   */
+  taskCount?: number;
 }
 
 /** The call's edit stamp, taken at its first change: every change of the call carries it. */
@@ -37,3 +44,14 @@ export async function markParentChanged(ctx: WriteContext, parentId: number): Pr
   ctx.stampedParents.add(parentId);
 }
 
+/**
+ * Room for one more task (an added task, or the completed copy of a repeating one): counts it,
+ * or returns the 603 item error when the account is full. Call it only right before the insert,
+ * once nothing else can refuse the item, or the count runs ahead of the rows.
+ */
+export async function reserveTask(ctx: WriteContext): Promise<ItemError | undefined> {
+  ctx.taskCount ??= await ctx.tx.tasks.count(ctx.account.pk);
+  if (ctx.taskCount >= LIMITS.tasksPerAccount) return itemError(603, '');
+  ctx.taskCount++;
+  return undefined;
+}

@@ -240,6 +240,13 @@ describe('tasks/add: the 80,000 tasks of an account (603)', () => {
       assert.deepEqual([r?.['errorCode'], r?.['ref']], [603, 80_000]);
       const [, same] = (await api(ctx, token, '/3/tasks/get.php', { id: '80000', fields: 'duedate' })).json() as Json[];
       assert.deepEqual([same?.['completed'], same?.['duedate']], [0, due]);
+      // One below the limit, one call rescheduling two tasks: the first copy takes the last place.
+      await tasksCall(ctx, token, 'delete', [1]);
+      const twice = (
+        await tasksCall(ctx, token, 'edit', [{ id: 2, duedate: due, repeat: 'DAILY' }, { id: 80_000, completed: due }, { id: 2, completed: due }], { reschedule: '1' })
+      ).json() as Json[];
+      assert.deepEqual(twice.map((t) => t['errorCode'] ?? t['completed']), [0, 0, 603]);
+      assert.equal(await ctx.deps.store.read.tasks.count(account.pk), 80_000);
     } finally {
       await ctx.close();
     }

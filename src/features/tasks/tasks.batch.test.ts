@@ -7,8 +7,8 @@ type Json = Record<string, unknown>;
 type Call = { readonly method: string; readonly args: readonly unknown[] };
 
 /**
- * What a batch costs: rows that the items of one call share (a parent)
- * are written once per call, not once per item.
+ * What a batch costs: rows that the items of one call share (a parent, the account's task count)
+ * are read or written once per call, not once per item.
  */
 describe('a write call touches what its items share once', () => {
   let ctx: TestContext;
@@ -74,4 +74,16 @@ describe('a write call touches what its items share once', () => {
     assert.ok((await modifiedOf(p2?.['id'])) > (await modifiedOf(p1?.['id'])), 'the delete stamped P2 again');
   });
 
+  it("counts the account's tasks once per call, for added tasks and for completed copies of repeating ones", async () => {
+    const adds = await recording(['count'], () => send('add', [{ title: 'a' }, { title: 'b' }, { title: 'c' }]));
+    assert.equal(adds.filter((c) => c.method === 'count').length, 1);
+    const due = Math.floor(ctx.clock.now() / 1000);
+    const repeating = await send('add', [1, 2, 3].map((i) => ({ title: `Daily ${i}`, duedate: due, repeat: 'FREQ=DAILY' })));
+    let done: Json[] = [];
+    const edits = await recording(['count'], async () => {
+      done = await send('edit', repeating.map((t) => ({ id: t['id'], completed: due })), { reschedule: '1' });
+    });
+    assert.deepEqual(done.map((t) => t['completed']), [0, 0, 0], 'each was rescheduled');
+    assert.equal(edits.filter((c) => c.method === 'count').length, 1);
+  });
 });

@@ -7,8 +7,8 @@ import type { Task } from '../../storage/store.js';
 import { checkReferences } from './task-checks.js';
 import { parseTaskInput, type TaskPatch } from './task-input.js';
 import { repeatCompletion } from './task-repeat.js';
-import { LIMITS, noonOf, normalizeRemind } from './task-rules.js';
-import { deleteStamp, editStamp, markParentChanged, type WriteContext } from './task-write-context.js';
+import { noonOf, normalizeRemind } from './task-rules.js';
+import { deleteStamp, editStamp, markParentChanged, reserveTask, type WriteContext } from './task-write-context.js';
 import type { TaskView } from './tasks.presenter.js';
 
 /** What a write call reports per item: the task as it now is, or an inline error. */
@@ -48,26 +48,25 @@ function refOf(item: unknown): string | number | undefined {
 
 export async function addTasks(deps: Deps, auth: AuthContext, items: readonly unknown[], wanted: Wanted): Promise<WriteResult[]> {
   return writeCall(deps, auth, async (ctx) => {
-    let count = await ctx.tx.tasks.count(ctx.account.pk);
     const results: WriteResult[] = [];
     for (const item of items) {
       const ref = refOf(item);
-      const result = await addOne(ctx, item, count, wanted);
-      if ('task' in result) count++;
+      const result = await addOne(ctx, item, wanted);
       results.push('task' in result ? { task: result.task, ...(ref !== undefined && { ref }) } : { ...result, ref: ref ?? '' });
     }
     return results;
   });
 }
 
-async function addOne(ctx: WriteContext, item: unknown, count: number, wanted: Wanted): Promise<{ task: TaskView } | ItemError> {
+async function addOne(ctx: WriteContext, item: unknown, wanted: Wanted): Promise<{ task: TaskView } | ItemError> {
   if (!isObject(item)) return itemError(611, '', 'Malformed request: each task must be a JSON object');
   const parsed = parseTaskInput(item, 'add');
   if ('error' in parsed) return itemError(parsed.error.code, '', parsed.error.desc);
   const p = parsed.ok.patch;
   const problem = await checkReferences(ctx.tx, ctx.account, p, null);
   if (problem) return itemError(problem.code, '', problem.desc);
-  if (count >= LIMITS.tasksPerAccount) return itemError(603, '');
+  const full = await reserveTask(ctx);
+  if (full) return full;
   const stamp = await editStamp(ctx);
   const id = await ctx.tx.accounts.allocateIds(ctx.account.pk, 'task', 1);
   const parent = p.parent ?? 0;
