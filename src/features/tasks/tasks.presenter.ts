@@ -1,16 +1,10 @@
 import type { ItemError } from '../../errors.js';
 import { errorNode, listBody, type ApiBody, type PublicRecord, type PublicValue } from '../../http/reply.js';
-import type { Task, Tombstone } from '../../storage/store.js';
+import type { ListedTask, Tombstone } from '../../storage/store.js';
 import type { FieldSet, OptionalField } from './task-fields.js';
 import { floatingTime } from './task-rules.js';
 
-/** A task with what only listing knows: its number of subtasks and the calling app's meta. */
-export interface TaskView extends Task {
-  readonly children: number;
-  readonly meta: string | null;
-}
-
-type Getter = (t: TaskView) => PublicValue;
+type Getter = (t: ListedTask) => PublicValue;
 
 const none: Getter = () => 0;
 const emptyList: Getter = () => [];
@@ -56,7 +50,7 @@ const GETTERS: Readonly<Record<OptionalField, Getter>> = {
  * fields in the spec's order (strict clients reject keys they did not ask for); then `ref` when
  * the client sent one on add.
  */
-export function taskRecord(t: TaskView, fields: FieldSet, ref?: string | number): PublicRecord {
+export function taskRecord(t: ListedTask, fields: FieldSet, ref?: string | number): PublicRecord {
   const record: Record<string, PublicValue> = { id: t.id, title: t.title, modified: t.modified, completed: t.completed };
   for (const f of fields) record[f] = GETTERS[f](t);
   if (ref !== undefined) record['ref'] = ref;

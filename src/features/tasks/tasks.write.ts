@@ -3,18 +3,17 @@ import type { Deps } from '../../deps.js';
 import { classifyId } from '../../http/params.js';
 import { unixSeconds } from '../../lib/clock.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
-import type { Task } from '../../storage/store.js';
+import type { ListedTask, Task } from '../../storage/store.js';
 import { checkReferences } from './task-checks.js';
 import { parseTaskInput, type TaskPatch } from './task-input.js';
 import { repeatCompletion } from './task-repeat.js';
 import { noonOf, normalizeRemind } from './task-rules.js';
 import { deleteStamp, editStamp, markParentChanged, reserveTask, type WriteContext } from './task-write-context.js';
-import type { TaskView } from './tasks.presenter.js';
 
 /** What a write call reports per item: the task as it now is, or an inline error. */
-export type WriteResult = { readonly task: TaskView; readonly ref?: string | number } | ItemError;
+export type WriteResult = { readonly task: ListedTask; readonly ref?: string | number } | ItemError;
 
-/** Which costly parts of TaskView the caller will show. */
+/** Which costly parts of ListedTask the caller will show. */
 export interface Wanted {
   readonly children: boolean;
   readonly meta: boolean;
@@ -34,7 +33,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-async function view(ctx: WriteContext, task: Task, meta: string | null | undefined, wanted: Wanted): Promise<TaskView> {
+async function view(ctx: WriteContext, task: Task, meta: string | null | undefined, wanted: Wanted): Promise<ListedTask> {
   const children = wanted.children && task.parent === 0 ? (await ctx.tx.tasks.childIds(ctx.account.pk, task.id)).length : 0;
   const shownMeta = wanted.meta ? (meta !== undefined ? meta : await ctx.tx.tasks.meta(ctx.account.pk, task.id, ctx.clientPk)) : null;
   return { ...task, children, meta: shownMeta === '' ? null : shownMeta };
@@ -58,7 +57,7 @@ export async function addTasks(deps: Deps, auth: AuthContext, items: readonly un
   });
 }
 
-async function addOne(ctx: WriteContext, item: unknown, wanted: Wanted): Promise<{ task: TaskView } | ItemError> {
+async function addOne(ctx: WriteContext, item: unknown, wanted: Wanted): Promise<{ task: ListedTask } | ItemError> {
   if (!isObject(item)) return itemError(611, '', 'Malformed request: each task must be a JSON object');
   const parsed = parseTaskInput(item, 'add');
   if ('error' in parsed) return itemError(parsed.error.code, '', parsed.error.desc);
