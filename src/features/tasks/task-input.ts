@@ -44,7 +44,7 @@ export interface InputError {
   readonly desc: string;
 }
 
-export type ParseResult = { readonly ok: ParsedItem } | { readonly error: InputError };
+type ParseResult = { readonly ok: ParsedItem } | { readonly error: InputError };
 
 type Reader = (value: unknown) => { value: unknown } | { problem: string };
 

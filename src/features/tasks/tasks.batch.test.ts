@@ -74,6 +74,15 @@ describe('a write call touches what its items share once', () => {
     assert.ok((await modifiedOf(p2?.['id'])) > (await modifiedOf(p1?.['id'])), 'the delete stamped P2 again');
   });
 
+  it('a task added a moment ago has no subtasks: the children field costs no query', async () => {
+    let added: Json[] = [];
+    const calls = await recording(['childIds'], async () => {
+      added = await send('add', [{ title: 'New' }], { fields: 'children' });
+    });
+    assert.equal(added[0]?.['children'], 0);
+    assert.deepEqual(calls, []);
+  });
+
   it("counts the account's tasks once per call, for added tasks and for completed copies of repeating ones", async () => {
     const adds = await recording(['count'], () => send('add', [{ title: 'a' }, { title: 'b' }, { title: 'c' }]));
     assert.equal(adds.filter((c) => c.method === 'count').length, 1);

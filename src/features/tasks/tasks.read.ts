@@ -3,7 +3,7 @@ import type { AuthContext } from '../../oauth/access-tokens.js';
 import type { TaskPage, TaskQuery, Tombstone } from '../../storage/store.js';
 
 /** The filters of tasks/get, plus which costly fields were asked for. */
-export type ListInput = Omit<TaskQuery, 'withChildren' | 'metaFor'> & { readonly children: boolean; readonly meta: boolean };
+type ListInput = Omit<TaskQuery, 'withChildren' | 'metaFor'> & { readonly children: boolean; readonly meta: boolean };
 
 /** Default and maximum of `num` (spec 4.2); larger values are capped, not refused. */
 export const MAX_PAGE = 1000;

@@ -20,7 +20,7 @@ export interface Wanted {
 }
 
 /** Runs a write call: one transaction, the account's writers serialised, every item judged on its own. */
-export async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: WriteContext) => Promise<T>): Promise<T> {
+async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: WriteContext) => Promise<T>): Promise<T> {
   return deps.store.transaction(async (tx) => {
     await tx.accounts.lock(auth.userPk);
     const account = await tx.accounts.get(auth.userPk);
@@ -33,8 +33,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-async function view(ctx: WriteContext, task: Task, meta: string | null | undefined, wanted: Wanted): Promise<ListedTask> {
-  const children = wanted.children && task.parent === 0 ? (await ctx.tx.tasks.childIds(ctx.account.pk, task.id)).length : 0;
+/** `children` is passed when already known (0 for a task created a moment ago), and counted otherwise. */
+async function view(ctx: WriteContext, task: Task, meta: string | null | undefined, wanted: Wanted, children?: number): Promise<ListedTask> {
+  children ??= wanted.children && task.parent === 0 ? (await ctx.tx.tasks.childIds(ctx.account.pk, task.id)).length : 0;
   const shownMeta = wanted.meta ? (meta !== undefined ? meta : await ctx.tx.tasks.meta(ctx.account.pk, task.id, ctx.clientPk)) : null;
   return { ...task, children, meta: shownMeta === '' ? null : shownMeta };
 }
@@ -104,7 +105,7 @@ async function addOne(ctx: WriteContext, item: unknown, wanted: Wanted): Promise
   await ctx.tx.tasks.insert(ctx.account.pk, task);
   if (p.meta) await ctx.tx.tasks.setMeta(ctx.account.pk, id, ctx.clientPk, p.meta);
   await markParentChanged(ctx, parent);
-  return { task: await view(ctx, task, p.meta ?? null, wanted) };
+  return { task: await view(ctx, task, p.meta ?? null, wanted, 0) };
 }
 
 /**
