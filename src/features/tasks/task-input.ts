@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../errors.js';
 import { classifyId, lenientInt, MAX_ID } from '../../http/params.js';
 import { characters, storableText, textLength, utf8Bytes } from '../../lib/text.js';
+import { MAX_REPEAT_LENGTH } from '../../repeat/parse.js';
 import { LIMITS, noonOf, normalizeTags, timeOfDay } from './task-rules.js';
 
 /**
@@ -64,14 +65,29 @@ function describeRange(min: number, max: number): string {
   return `an integer from ${min} to ${max}`;
 }
 
-function text(what: string, check: (s: string) => string | undefined, then: (s: string) => unknown = (s) => s): Reader {
+/** A limit on the stored form of a text field, and how a refusal words it. */
+interface Limit {
+  readonly max: number;
+  readonly measure: (s: string) => number;
+  readonly over: string;
+}
+const maxCharacters = (max: number, measure = textLength): Limit => ({ max, measure, over: `is longer than ${max} characters` });
+const maxBytes = (max: number): Limit => ({ max, measure: utf8Bytes, over: `is larger than ${max} bytes` });
+const asSent = (s: string): string => s;
+
+/**
+ * A text field: normalised once into its stored form, and that form is what the limit measures
+ * ("a,b" is stored "a, b": one character more). null means "" and a number or boolean its text,
+ * except for `opaque` app data (meta), kept as sent: there null stays null (it removes the value)
+ * and anything but text is refused.
+ */
+function text(what: string, normalise: (s: string) => string, limit: Limit, opaque = false): Reader {
   return (v) => {
-    if (v === null) v = '';
-    if (typeof v === 'number' || typeof v === 'boolean') v = String(v);
+    if (v === null) return { value: opaque ? null : '' };
+    if (!opaque && (typeof v === 'number' || typeof v === 'boolean')) v = String(v);
     if (typeof v !== 'string') return { problem: `${what} must be text` };
-    const stored = storableText(v);
-    const problem = check(stored);
-    return problem ? { problem } : { value: then(stored) };
+    const stored = normalise(storableText(v));
+    return limit.measure(stored) > limit.max ? { problem: `${what} ${limit.over}` } : { value: stored };
   };
 }
 
@@ -87,8 +103,8 @@ const timestamp = (what: string, then: (n: number) => unknown): Reader => intege
 
 /** How each accepted input key becomes a patch field. Keys not listed are ignored (read-only or unknown). */
 const READERS: ReadonlyArray<readonly [key: string, field: keyof TaskPatch, read: Reader]> = [
-  ['title', 'title', text('title', (s) => (textLength(s.trim()) > LIMITS.title ? `title is longer than ${LIMITS.title} characters` : undefined), (s) => s.trim())],
-  ['tag', 'tag', text('tag', (s) => (textLength(normalizeTags(s)) > LIMITS.tag ? `tag is longer than ${LIMITS.tag} characters` : undefined), normalizeTags)],
+  ['title', 'title', text('title', (s) => s.trim(), maxCharacters(LIMITS.title))],
+  ['tag', 'tag', text('tag', normalizeTags, maxCharacters(LIMITS.tag))],
   ['folder', 'folder', id('folder')],
   ['context', 'context', id('context')],
   ['goal', 'goal', id('goal')],
@@ -100,7 +116,8 @@ const READERS: ReadonlyArray<readonly [key: string, field: keyof TaskPatch, read
   ['duetime', 'duetime', timestamp('duetime', timeOfDay)],
   ['starttime', 'starttime', timestamp('starttime', timeOfDay)],
   ['remind', 'remind', integer(-MAX_INT, MAX_INT, 'remind')],
-  ['repeat', 'repeat', text('repeat', (s) => (characters(s) > LIMITS.repeat ? `repeat is longer than ${LIMITS.repeat} characters` : undefined))],
+  // The repeat engine's own bound: a longer rule would be stored but never understood.
+  ['repeat', 'repeat', text('repeat', asSent, maxCharacters(MAX_REPEAT_LENGTH, characters))],
   ['status', 'status', integer(0, 10, 'status')],
   ['length', 'length', integer(0, MAX_INT, 'length')],
   // `duration` is the name the add/edit lists use; it is `length` (spec 2.1 notes).
@@ -108,7 +125,8 @@ const READERS: ReadonlyArray<readonly [key: string, field: keyof TaskPatch, read
   ['priority', 'priority', integer(-1, 3, 'priority')],
   ['star', 'star', integer(0, 1, 'star')],
   ['completed', 'completed', timestamp('completed', noonOf)],
-  ['note', 'note', text('note', (s) => (utf8Bytes(s) > LIMITS.note ? `note is larger than ${LIMITS.note} bytes` : undefined))],
+  ['note', 'note', text('note', asSent, maxBytes(LIMITS.note))],
+  ['meta', 'meta', text('meta', asSent, maxBytes(LIMITS.meta), true)],
 ];
 
 function isNone(v: unknown): boolean {
@@ -130,12 +148,6 @@ export function parseTaskInput(item: Readonly<Record<string, unknown>>, mode: 'a
     const r = read(item[key]);
     if ('problem' in r) return { error: { code: 611, desc: `Malformed request: ${r.problem}` } };
     fields[field] = r.value;
-  }
-  if (Object.hasOwn(item, 'meta')) {
-    const m = item['meta'];
-    if (m !== null && typeof m !== 'string') return { error: { code: 611, desc: 'Malformed request: meta must be text' } };
-    if (m !== null && utf8Bytes(m) > LIMITS.meta) return { error: { code: 611, desc: `Malformed request: meta is larger than ${LIMITS.meta} bytes` } };
-    patch.meta = m === null ? null : storableText(m);
   }
   const addedby = item['addedby'];
   if (!isNone(addedby)) {

@@ -10,7 +10,6 @@ export const LIMITS = {
   tag: 250, // characters
   note: 32000, // bytes, UTF-8
   meta: 1024, // bytes, UTF-8
-  repeat: 1000, // characters; spec gives none, a bound keeps rules parseable in bounded time
   batch: 50,
   tasksPerAccount: 80000,
 } as const;
