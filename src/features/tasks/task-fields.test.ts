@@ -66,6 +66,14 @@ describe('parseFields', () => {
     assert.ok(order.indexOf('note') < order.indexOf('meta'));
     assert.equal(order[order.length - 1], 'attachment');
     assert.equal(new Set(order).size, order.length);
+    // Every row of spec 2.1's table, in its order, but the four always returned and the
+    // request-only ref and reschedule.
+    assert.deepEqual(order, [
+      'tag', 'folder', 'context', 'goal', 'location', 'parent', 'children', 'order', 'duedate', 'duedatemod',
+      'startdate', 'duetime', 'starttime', 'remind', 'repeat', 'status', 'length', 'priority', 'star', 'added',
+      'timer', 'timeron', 'note', 'meta', 'previous', 'shared', 'sharedowner', 'sharedwith', 'addedby', 'via',
+      'attachment',
+    ]);
   });
 
   it('the always-returned names are exactly id, title, modified, completed', () => {

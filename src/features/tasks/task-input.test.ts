@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTaskInput, type InputError, type ParsedItem, type TaskPatch } from './task-input.js';
+import { normalizeTags } from './task-rules.js';
 
 /** Midnight GMT of 21 Feb 2023; its noon is 1676980800, the float clients send as "1676980800.0". */
 const D = Date.UTC(2023, 1, 21) / 1000;
@@ -156,12 +157,14 @@ describe('dates: normalised to noon GMT of their UTC day', () => {
 
 describe('dates at the edge of the accepted range', () => {
   // Whatever is accepted must normalise to an exact integer: storage and JSON output rely on it.
-  it('the largest accepted timestamps are refused or stay exact integers after moving to noon', () => {
+  // Past year 9999 nothing is accepted, so the largest exact integers never get that far.
+  it('timestamps past year 9999, up to the largest exact integer, are refused (611 naming the field)', () => {
+    const year10000 = Date.UTC(10000, 0, 1) / 1000;
     for (const key of ['duedate', 'startdate', 'completed']) {
-      for (const value of [Number.MAX_SAFE_INTEGER, String(Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER - 1000]) {
-        const r = parseTaskInput({ [key]: value }, 'edit');
-        if ('error' in r) assert.equal(r.error.code, 611);
-        else assert.ok(Number.isSafeInteger((r.ok.patch as Record<string, unknown>)[key]), `${key} ${value} → ${JSON.stringify(r.ok.patch)}`);
+      for (const value of [year10000, Number.MAX_SAFE_INTEGER, String(Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER - 1000]) {
+        const e = err({ [key]: value });
+        assert.equal(e.code, 611, `${key} ${value}`);
+        assert.match(e.desc, new RegExp(`\\b${key}\\b`));
       }
     }
   });
@@ -293,7 +296,10 @@ describe('tag', () => {
   for (const [name, tag, accepted] of limits) {
     it(`${name}: ${accepted ? 'accepted' : '611'}`, () => {
       const r = parseTaskInput({ tag }, 'edit');
-      if (accepted) assert.ok('ok' in r && typeof r.ok.patch.tag === 'string' && [...r.ok.patch.tag].length <= 250);
+      if (accepted) {
+        assert.ok('ok' in r && typeof r.ok.patch.tag === 'string' && [...r.ok.patch.tag].length <= 250);
+        assert.equal(r.ok.patch.tag, normalizeTags(tag), 'stored whole, in its normalised form');
+      }
       else {
         assert.ok('error' in r);
         assert.equal(r.error.code, 611);
@@ -567,8 +573,12 @@ describe('a whole item', () => {
     });
   });
 
-  it('stops at the first bad field: one error, not a partial patch', () => {
-    const r = parseTaskInput({ title: 'x', star: 1, priority: 9 }, 'add');
-    assert.ok('error' in r && !('ok' in r));
+  it('stops at the first bad field: one error, naming that field, and no partial patch', () => {
+    const r = parseTaskInput({ title: 'x', star: 1, folder: -1, priority: 9 }, 'add');
+    assert.deepEqual(Object.keys(r), ['error'], 'an error and nothing else');
+    assert.ok('error' in r);
+    assert.equal(r.error.code, 611);
+    assert.match(r.error.desc, /\bfolder\b/);
+    assert.doesNotMatch(r.error.desc, /priority/);
   });
 });

@@ -102,10 +102,14 @@ describe('tasks/edit', () => {
   it('a bad value fails that item only (611 naming the field) and leaves the task as it was', async () => {
     const t = await add({ priority: 1 });
     const u = await add();
-    const [bad, good] = await edit([{ id: t['id'], priority: 1, status: 42 }, { id: u['id'], title: 'fine' }], { fields: 'priority' });
+    ctx.clock.advance(30);
+    // The good field beside the bad one must not be stored either.
+    const [bad, good] = await edit([{ id: t['id'], priority: 2, status: 42 }, { id: u['id'], title: 'fine' }], { fields: 'priority' });
     assert.equal(bad?.['errorCode'], 611);
     assert.match(bad?.['errorDesc'] as string, /status/);
     assert.equal(good?.['title'], 'fine');
+    const [, stored] = (await api(ctx, token, '/3/tasks/get.php', { id: String(t['id']), fields: 'priority,status' })).json() as Json[];
+    assert.deepEqual([stored?.['priority'], stored?.['status'], stored?.['modified']], [1, 0, t['modified']]);
   });
 
   it('completing and un-completing; reschedule without a repeat rule just completes', async () => {
