@@ -128,6 +128,26 @@ export async function authorize(ctx: TestContext, account: Account, app: TestApp
   return body;
 }
 
+export interface SignedIn {
+  readonly account: Account;
+  readonly app: TestApp;
+  readonly token: string;
+}
+
+/**
+ * An account signed in to an app through consent, code and token: the start of most API tests.
+ * The account and the app are new unless given (another app of one account, another account of one app).
+ */
+export async function signIn(
+  ctx: TestContext,
+  opts: { pro?: ProLevel; scope?: string; account?: Account; app?: TestApp } = {},
+): Promise<SignedIn> {
+  const account = opts.account ?? (await createAccount(ctx, { pro: opts.pro }));
+  const app = opts.app ?? (await createApp(ctx));
+  const token = (await authorize(ctx, account, app, opts.scope)).access_token;
+  return { account, app, token };
+}
+
 /** A signed-in API call with a Bearer token; `form` goes in a url-encoded POST body. */
 export async function api(
   ctx: TestContext,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, authorize, createAccount, createApp, tasksCall, testContext, type TestContext } from '../harness.js';
+import { api, signIn, tasksCall, testContext, type TestContext } from '../harness.js';
 
 /**
  * The seven task sync scenarios of spec 1.7, played by two clients of one account that follow
@@ -71,9 +71,10 @@ describe('task sync: the seven scenarios of spec 1.7', () => {
 
   before(async () => {
     ctx = await testContext();
-    const account = await createAccount(ctx);
-    phone = new Client(ctx, (await authorize(ctx, account, await createApp(ctx, 'https://phone.example/cb'))).access_token);
-    desktop = new Client(ctx, (await authorize(ctx, account, await createApp(ctx, 'https://desktop.example/cb'))).access_token);
+    // One account, two apps: each device signs in through its own.
+    const { account, token } = await signIn(ctx);
+    phone = new Client(ctx, token);
+    desktop = new Client(ctx, (await signIn(ctx, { account })).token);
     await phone.sync();
     await desktop.sync();
   });

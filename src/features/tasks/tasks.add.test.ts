@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
-import { api, authorize, createAccount, createApp, tasksCall, testContext, type TestApp, type TestContext } from '../../../test/harness.js';
+import { api, signIn, tasksCall, testContext, type TestApp, type TestContext } from '../../../test/harness.js';
 import { newTask } from '../../../test/factories.js';
 import type { Account } from '../../storage/store.js';
 
@@ -16,9 +16,7 @@ describe('tasks/add', () => {
 
   before(async () => {
     ctx = await testContext();
-    account = await createAccount(ctx, { pro: 1 });
-    app = await createApp(ctx);
-    token = (await authorize(ctx, account, app)).access_token;
+    ({ account, app, token } = await signIn(ctx, { pro: 1 }));
   });
   after(() => ctx.close());
 
@@ -58,8 +56,7 @@ describe('tasks/add', () => {
   });
 
   it('numbers ids per account: another account starts at 1', async () => {
-    const other = await createAccount(ctx);
-    const t = (await authorize(ctx, other, app)).access_token;
+    const { token: t } = await signIn(ctx, { app });
     const [x] = body(await tasksCall(ctx, t, 'add', [{ title: 'Mine' }]));
     assert.equal(x?.['id'], 1);
   });
@@ -199,7 +196,7 @@ describe('tasks/add', () => {
   });
 
   it('needs the write scope: a tasks-only token gets error 2', async () => {
-    const reader = (await authorize(ctx, account, app, 'basic tasks')).access_token;
+    const { token: reader } = await signIn(ctx, { account, app, scope: 'basic tasks' });
     const res = await tasksCall(ctx, reader, 'add', [{ title: 'Nope' }]);
     assert.equal(res.statusCode, 401);
     assert.match((res.json() as Json)['errorDesc'] as string, /"write"/);
@@ -217,8 +214,7 @@ describe('tasks/add: the 80,000 tasks of an account (603)', () => {
   it('refuses the items that would pass the limit and keeps the others', async () => {
     const ctx = await testContext();
     try {
-      const account = await createAccount(ctx);
-      const token = (await authorize(ctx, account, await createApp(ctx))).access_token;
+      const { account, token } = await signIn(ctx);
       // Fill the account to one below the limit through the store (fast), as if added earlier.
       await ctx.deps.store.transaction(async (tx) => {
         const first = await tx.accounts.allocateIds(account.pk, 'task', 79_999);

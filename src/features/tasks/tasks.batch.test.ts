@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, authorize, createAccount, createApp, tasksCall, testContext, type TestContext } from '../../../test/harness.js';
+import { api, signIn, tasksCall, testContext, type TestContext } from '../../../test/harness.js';
 import type { Repos, Task } from '../../storage/store.js';
 
 type Json = Record<string, unknown>;
@@ -16,7 +16,7 @@ describe('a write call touches what its items share once', () => {
 
   before(async () => {
     ctx = await testContext();
-    token = (await authorize(ctx, await createAccount(ctx, { pro: 1 }), await createApp(ctx))).access_token;
+    ({ token } = await signIn(ctx, { pro: 1 }));
   });
   after(() => ctx.close());
 

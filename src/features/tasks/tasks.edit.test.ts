@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, authorize, createAccount, createApp, tasksCall, testContext, type TestApp, type TestContext } from '../../../test/harness.js';
+import { api, signIn, tasksCall, testContext, type TestApp, type TestContext } from '../../../test/harness.js';
 import type { Account, Repos } from '../../storage/store.js';
 
 type Json = Record<string, unknown>;
@@ -13,9 +13,7 @@ describe('tasks/edit', () => {
 
   before(async () => {
     ctx = await testContext();
-    account = await createAccount(ctx, { pro: 1 });
-    app = await createApp(ctx);
-    token = (await authorize(ctx, account, app)).access_token;
+    ({ account, app, token } = await signIn(ctx, { pro: 1 }));
   });
   after(() => ctx.close());
 
@@ -37,7 +35,7 @@ describe('tasks/edit', () => {
 
   it('ids arrive as numbers or strings; empty is 604, unknown 605, each with the attempted id as ref', async () => {
     const t = await add();
-    const other = (await authorize(ctx, await createAccount(ctx), app)).access_token;
+    const { token: other } = await signIn(ctx, { app });
     const [theirs] = (await tasksCall(ctx, other, 'add', [{ title: 'theirs' }])).json() as Json[];
     const results = await edit([
       { id: String(t['id']), title: 'by string' },
@@ -56,7 +54,7 @@ describe('tasks/edit', () => {
   });
 
   it('a value that is not a whole id (true, 2.9, 1e3, past 2147483647) is 605 and touches no task', async () => {
-    const own = (await authorize(ctx, await createAccount(ctx), app)).access_token;
+    const { token: own } = await signIn(ctx, { app });
     const added = (await tasksCall(ctx, own, 'add', [{ title: 'one' }, { title: 'two' }, { title: 'three' }])).json() as Json[];
     assert.deepEqual(added.map((t) => t['id']), [1, 2, 3]);
     const sent = [true, '2.9', 2.9, '1e3', 1e3 + 0.5, 3_000_000_000, '3000000000', -1, [1], { id: 1 }];
@@ -73,8 +71,7 @@ describe('tasks/edit', () => {
   });
 
   it("cannot touch another account's task with the same id", async () => {
-    const other = await createAccount(ctx);
-    const otherToken = (await authorize(ctx, other, app)).access_token;
+    const { token: otherToken } = await signIn(ctx, { app });
     const [theirs] = (await tasksCall(ctx, otherToken, 'add', [{ title: 'Their first task' }])).json() as Json[];
     assert.equal(theirs?.['id'], 1);
     await edit([{ id: 1, title: 'Mine, edited' }]);
@@ -151,7 +148,7 @@ describe('tasks/edit', () => {
 
   it('concurrent edits of different fields by two apps of one account both land', async () => {
     const t = await add();
-    const other = (await authorize(ctx, account, await createApp(ctx))).access_token;
+    const { token: other } = await signIn(ctx, { account });
     await Promise.all([
       tasksCall(ctx, token, 'edit', [{ id: t['id'], priority: 3 }]),
       tasksCall(ctx, other, 'edit', [{ id: t['id'], note: 'from the other app' }]),
@@ -166,8 +163,7 @@ describe('a call is one transaction', () => {
   it('a failure in the middle of a batch leaves none of its items, and no stamp moved', async () => {
     const ctx = await testContext();
     try {
-      const account = await createAccount(ctx);
-      const token = (await authorize(ctx, account, await createApp(ctx))).access_token;
+      const { account, token } = await signIn(ctx);
       const store = ctx.deps.store as { transaction: (fn: (tx: Repos) => Promise<unknown>) => Promise<unknown> };
       const real = store.transaction.bind(store);
       // Fail the third insert of the next call, as a full disk or a crash would.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, authorize, createAccount, createApp, createOrganizer, tasksCall, testContext, type TestApp, type TestContext } from '../../../test/harness.js';
+import { api, createOrganizer, signIn, tasksCall, testContext, type TestApp, type TestContext } from '../../../test/harness.js';
 import type { Account } from '../../storage/store.js';
 
 type Json = Record<string, unknown>;
@@ -17,11 +17,8 @@ describe('task field rules', () => {
 
   before(async () => {
     ctx = await testContext();
-    app = await createApp(ctx);
-    pro = await createAccount(ctx, { pro: 2 });
-    free = await createAccount(ctx, { pro: 0 });
-    token = (await authorize(ctx, pro, app)).access_token;
-    freeToken = (await authorize(ctx, free, app)).access_token;
+    ({ account: pro, app, token } = await signIn(ctx, { pro: 2 }));
+    ({ account: free, token: freeToken } = await signIn(ctx, { pro: 0, app }));
   });
   after(() => ctx.close());
 
@@ -166,8 +163,7 @@ describe('task field rules', () => {
   });
 
   it('meta is private to the app that wrote it', async () => {
-    const otherApp = await createApp(ctx);
-    const other = (await authorize(ctx, pro, otherApp)).access_token;
+    const { token: other } = await signIn(ctx, { account: pro });
     const t = await add({ meta: 'mine' }, 'meta');
     const id = String(t['id']);
     const theirView = (await api(ctx, other, '/3/tasks/get.php', { id, fields: 'meta' })).json() as Json[];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, authorize, createAccount, createApp, tasksCall, testContext, type TestContext } from '../../../test/harness.js';
+import { api, signIn, tasksCall, testContext, type TestContext } from '../../../test/harness.js';
 
 type Json = Record<string, unknown>;
 
@@ -12,8 +12,7 @@ describe('tasks/get', () => {
 
   before(async () => {
     ctx = await testContext();
-    const account = await createAccount(ctx);
-    token = (await authorize(ctx, account, await createApp(ctx))).access_token;
+    ({ token } = await signIn(ctx));
     ids = [];
     stamps = [];
     // Five tasks in five calls, ten minutes apart; the 2nd and 4th completed.
@@ -100,13 +99,13 @@ describe('tasks/get', () => {
   });
 
   it('works with GET and the token in the query string, and with tasks scope alone', async () => {
-    const reader = (await authorize(ctx, await createAccount(ctx), await createApp(ctx), 'tasks')).access_token;
+    const { token: reader } = await signIn(ctx, { scope: 'tasks' });
     const res = await ctx.app.inject({ method: 'GET', url: `/3/tasks/get.php?access_token=${reader}` });
     assert.deepEqual(res.json(), [{ num: 0, total: 0 }]);
   });
 
   it("never shows another account's tasks", async () => {
-    const other = (await authorize(ctx, await createAccount(ctx), await createApp(ctx))).access_token;
+    const { token: other } = await signIn(ctx);
     const res = (await api(ctx, other, '/3/tasks/get.php', { id: String(ids[0]) })).json();
     assert.deepEqual(res, [{ num: 0, total: 0 }]);
   });

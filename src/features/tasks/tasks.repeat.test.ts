@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
-import { api, authorize, createAccount, createApp, tasksCall, testContext, type TestContext } from '../../../test/harness.js';
+import { api, signIn, tasksCall, testContext, type TestContext } from '../../../test/harness.js';
 
 type Json = Record<string, unknown>;
 const DAY = 86400;
@@ -17,7 +17,7 @@ describe('repeating tasks: reschedule on completion', () => {
     ctx = await testContext();
     // "Today" is Wednesday 4 Feb 2026 (the completion day in most tests).
     ctx.clock.set(Date.UTC(2026, 1, 4, 15, 30) );
-    token = (await authorize(ctx, await createAccount(ctx, { pro: 1 }), await createApp(ctx))).access_token;
+    ({ token } = await signIn(ctx, { pro: 1 }));
   });
   after(() => ctx.close());
 
