@@ -159,6 +159,7 @@ describe('normalizeTags: stored as "a, b", empty entries dropped', () => {
     ['two words, x', 'two words, x'],
     ['\ta\t,\nb\n', 'a, b'],
     ['über,日本語, 😀 ', 'über, 日本語, 😀'],
+    ['日本,😀', '日本, 😀'],
     // Same case and duplicates are kept as sent: normalisation is about separators only.
     ['A,a,A', 'A, a, A'],
   ];
