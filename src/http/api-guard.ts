@@ -8,7 +8,7 @@ import { paramsOf } from './params.js';
 const REALM = 'Bearer realm="Tickler"';
 
 /** The access token of a call: the Authorization: Bearer header or the access_token parameter. */
-export function accessTokenOf(request: FastifyRequest): string {
+function accessTokenOf(request: FastifyRequest): string {
   const authorization = request.headers.authorization ?? '';
   const header = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
   // A Bearer header that is not one token ("Bearer", "Bearer a b") is a bad token, not a missing one.

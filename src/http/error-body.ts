@@ -1,17 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../errors.js';
-import { sendBody, type ApiBody, type Format } from './reply.js';
+import { errorNode, sendBody, type ApiBody, type Format } from './reply.js';
 
 /** The error record in both formats (spec 7). */
-export function errorBody(e: ApiError): ApiBody {
+function errorBody(e: ApiError): ApiBody {
   const json: Record<string, unknown> = { errorCode: e.code, errorDesc: e.desc };
   if (e.ref !== undefined) json['ref'] = e.ref;
   // The hosted service adds this list to error 2, and at least one client compares the body
   // byte for byte; it is harmless to the others.
   if (e.code === 2) json['errors'] = [{ status: '2', message: e.desc }];
-  const attrs: Array<readonly [string, string | number]> = [['id', e.code]];
-  if (e.ref !== undefined) attrs.push(['ref', e.ref]);
-  return { json, xml: () => ({ name: 'error', attrs, text: e.desc }) };
+  return { json, xml: () => errorNode({ errorCode: e.code, errorDesc: e.desc, ref: e.ref }) };
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, e: ApiError, format?: Format): FastifyReply {

@@ -11,7 +11,7 @@ import { formatOf, queryFormatOf, type Format } from './reply.js';
  * format (or an HTML page for page routes). Client mistakes never become a 500 or a stack trace;
  * only a genuine server fault does, logged here with its details and answered without them.
  */
-export function toApiError(err: unknown, request: FastifyRequest): ApiError {
+function toApiError(err: unknown, request: FastifyRequest): ApiError {
   if (err instanceof ApiError) return err;
   const e = err as Partial<FastifyError>;
   const malformed = request.routeOptions.config?.malformedCode ?? 0;

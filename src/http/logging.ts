@@ -15,7 +15,7 @@ function decodedName(raw: string): string {
  * The URL with the values of credential parameters replaced. Names are compared as the query
  * parser will read them (percent-decoded, any case): `access%5Ftoken=` authenticates too.
  */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
   const pairs = url.slice(q + 1).split('&').map((pair) => {

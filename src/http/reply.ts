@@ -36,8 +36,9 @@ function isRecord(v: unknown): v is PublicRecord {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-export function errorNode(e: ItemError): XmlNode {
-  return { name: 'error', attrs: [['id', e.errorCode], ['ref', e.ref]], text: e.errorDesc };
+/** `<error id ref>desc</error>`: an inline item error, or (without ref) a whole response's error. */
+export function errorNode(e: Omit<ItemError, 'ref'> & { readonly ref?: string | number | undefined }): XmlNode {
+  return { name: 'error', attrs: e.ref === undefined ? [['id', e.errorCode]] : [['id', e.errorCode], ['ref', e.ref]], text: e.errorDesc };
 }
 
 function isItemError(v: unknown): v is ItemError {

@@ -1,15 +1,19 @@
+// A namespace import on purpose: crypto.hash exists from Node 20.12 only, and a named import of a
+// missing export would stop the module from loading on 20.6-20.11, which package.json allows.
 import * as crypto from 'node:crypto';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Random lowercase hex string of `bytes` random bytes (40 hex chars = 160 bits by default). */
 export function randomHex(bytes = 20): string {
-  return randomBytes(bytes).toString('hex');
+  return crypto.randomBytes(bytes).toString('hex');
 }
 
 /** Random URL-safe string for cookies. */
 export function randomUrlToken(bytes = 32): string {
-  return randomBytes(bytes).toString('base64url');
+  return crypto.randomBytes(bytes).toString('base64url');
 }
+
+/** crypto.hash hashes in one call, cheaper than a Hash object on the hot path; absent before Node 20.12. */
+const oneShot: typeof crypto.hash | undefined = crypto.hash;
 
 /**
  * SHA-256 of a high-entropy secret (token, code, client secret, session id), hex.
@@ -17,11 +21,8 @@ export function randomUrlToken(bytes = 32): string {
  * useless: there is nothing to guess. Passwords, which are low-entropy, use scrypt instead.
  */
 export function sha256Hex(value: string): string {
-  return oneShot ? oneShot('sha256', value, 'hex') : createHash('sha256').update(value, 'utf8').digest('hex');
+  return oneShot ? oneShot('sha256', value, 'hex') : crypto.createHash('sha256').update(value, 'utf8').digest('hex');
 }
-
-/** crypto.hash (Node >= 20.12) hashes in one call, cheaper than a Hash object on the hot path. */
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 /** Constant-time equality of two strings (lengths may differ; that alone is not secret). */
 export function safeEqual(a: string, b: string): boolean {
@@ -29,8 +30,8 @@ export function safeEqual(a: string, b: string): boolean {
   const bb = Buffer.from(b, 'utf8');
   if (ab.length !== bb.length) {
     // Compare anyway so the time does not depend on where the strings differ.
-    timingSafeEqual(ab, ab);
+    crypto.timingSafeEqual(ab, ab);
     return false;
   }
-  return timingSafeEqual(ab, bb);
+  return crypto.timingSafeEqual(ab, bb);
 }

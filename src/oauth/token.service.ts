@@ -8,9 +8,9 @@ import { PKCE_VALUE } from './authorize.service.js';
 import { parseScope } from './scopes.js';
 
 /** Spec 2.6 and 5: access tokens live two hours. */
-export const ACCESS_TOKEN_SECONDS = 7200;
+const ACCESS_TOKEN_SECONDS = 7200;
 /** Spec 3 and 5: a refresh token expires after 30 days without use (each one is used once). */
-export const REFRESH_IDLE_SECONDS = 30 * 86400;
+const REFRESH_IDLE_SECONDS = 30 * 86400;
 
 export interface TokenRequest {
   readonly grantType: string | undefined;

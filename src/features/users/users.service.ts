@@ -33,7 +33,7 @@ export interface NewUserInput {
   readonly pro?: number | undefined;
 }
 
-export function checkNewUser(input: NewUserInput): void {
+function checkNewUser(input: NewUserInput): void {
   const email = input.email.trim();
   if (!EMAIL.test(email) || email.length > 254) throw new InvalidInput(`not an e-mail address: ${JSON.stringify(input.email)}`);
   if ([...input.password].length < MIN_PASSWORD_LENGTH) throw new InvalidInput(`password must have at least ${MIN_PASSWORD_LENGTH} characters`);
