@@ -22,7 +22,6 @@ describe('loadConfig defaults', () => {
     const expected: Config = {
       port: 3000,
       host: '127.0.0.1',
-      databaseUrl: 'sqlite:./data/tickler.db',
       database: { kind: 'sqlite', path: './data/tickler.db', synchronous: 'FULL' },
       publicUrl: 'http://127.0.0.1:3000',
       publicHttps: false,
@@ -88,7 +87,6 @@ describe('loadConfig defaults', () => {
     });
     assert.equal(c.port, 8080);
     assert.equal(c.host, '10.1.2.3');
-    assert.equal(c.databaseUrl, 'sqlite:/var/lib/t.db');
     assert.deepEqual(c.database, { kind: 'sqlite', path: '/var/lib/t.db', synchronous: 'FULL' });
     assert.equal(c.publicUrl, 'https://todo.example.org');
     assert.equal(c.logLevel, 'debug');
@@ -147,7 +145,6 @@ describe('DATABASE_URL', () => {
     test(`${value} is accepted`, () => {
       const c = loadConfig({ DATABASE_URL: value });
       assert.deepEqual(c.database, database);
-      assert.equal(c.databaseUrl, value);
     });
   }
   const bad = [

@@ -29,7 +29,6 @@ export interface RateLimits {
 export interface Config {
   readonly port: number;
   readonly host: string;
-  readonly databaseUrl: string;
   readonly database: DatabaseConfig;
   /** Origin (and optional path prefix) users see, without trailing slash. */
   readonly publicUrl: string;
@@ -107,7 +106,7 @@ function rate(env: Env, key: keyof typeof DEFAULTS): RateRule {
   return rule ? Object.freeze(rule) : fail(key, v, 'COUNT/PERIOD such as 100/1h, 10/15m or 30/s (period at most 7d), or 0 for no limit');
 }
 
-export function parseDatabaseUrl(value: string, key = 'DATABASE_URL', poolSize = 10): DatabaseConfig {
+export function parseDatabaseUrl(value: string, key = 'DATABASE_URL', poolSize = Number(DEFAULTS.DATABASE_POOL_SIZE)): DatabaseConfig {
   if (/^postgres(ql)?:\/\//i.test(value)) {
     try {
       new URL(value);
@@ -168,15 +167,13 @@ export function loadConfig(env: Env): Config {
   const port = int(env, 'PORT', 0, 65535);
   const host = read(env, 'HOST');
   if (isIP(host) === 0 && !/^[a-z0-9.-]+$/i.test(host)) fail('HOST', host, 'an IP address or host name');
-  const databaseUrl = read(env, 'DATABASE_URL');
   const logLevel = read(env, 'LOG_LEVEL').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', logLevel, LOG_LEVELS.join(', '));
   const pub = publicUrl(env, host, port);
   const config: Config = {
     port,
     host,
-    databaseUrl,
-    database: parseDatabaseUrl(databaseUrl, 'DATABASE_URL', int(env, 'DATABASE_POOL_SIZE', 2, 200)),
+    database: parseDatabaseUrl(read(env, 'DATABASE_URL'), 'DATABASE_URL', int(env, 'DATABASE_POOL_SIZE', 2, 200)),
     publicUrl: pub,
     publicHttps: pub.startsWith('https:'),
     trustProxy: trustProxy(env),

@@ -16,14 +16,14 @@ export interface Deps {
 }
 
 /** The store services see is the adapter behind the account cache (src/storage/account-cache.ts). */
-export function createDeps(config: Config, adapter: Store, clock: Clock, limiter?: RateLimiter): Deps {
+export function createDeps(config: Config, adapter: Store, clock: Clock): Deps {
   const store = withAccountCache(adapter, clock, config.accountCacheSeconds);
   return {
     config,
     store,
     clock,
     // One SQLite process keeps its counters in memory; instances sharing PostgreSQL share them there.
-    limiter: limiter ?? (adapter.dialect === 'postgres' ? new StoreRateLimiter(adapter) : new MemoryRateLimiter()),
+    limiter: adapter.dialect === 'postgres' ? new StoreRateLimiter(adapter) : new MemoryRateLimiter(),
     accessTokens: new AccessTokens(store, clock, config.tokenCacheSeconds),
   };
 }
