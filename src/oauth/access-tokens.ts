@@ -1,3 +1,4 @@
+import { BoundedMap } from '../lib/bounded-map.js';
 import { unixSeconds, type Clock } from '../lib/clock.js';
 import { sha256Hex } from '../lib/crypto.js';
 import type { Store } from '../storage/store.js';
@@ -24,17 +25,19 @@ interface Cached {
  * and looked up. A short in-process cache (TOKEN_CACHE_SECONDS) spares the database on the hot
  * path. It never extends a token's life (expiry is checked on every use), revocation in this
  * process drops the grant's entries at once, and another instance's revocation is seen within
- * the cache time at most (docs/decisions/0002-token-cache.md).
+ * the cache time at most (docs/decisions/0002-caches.md).
  */
 export class AccessTokens {
-  private readonly cache = new Map<string, Cached>();
+  private readonly cache: BoundedMap<string, Cached>;
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly cacheSeconds: number,
-    private readonly maxEntries = 50_000,
-  ) {}
+    maxEntries = 50_000,
+  ) {
+    this.cache = new BoundedMap(maxEntries);
+  }
 
   async verify(token: string): Promise<AuthContext | null> {
     const hash = sha256Hex(token);
@@ -53,14 +56,7 @@ export class AccessTokens {
       scopes: grantedScopes(parseScope(row.scope) ?? []),
       expiresAt: row.expiresAt,
     };
-    if (this.cacheSeconds > 0) {
-      if (this.cache.size >= this.maxEntries) {
-        // Map iteration is insertion order: drop the oldest entry.
-        const oldest = this.cache.keys().next().value;
-        if (oldest !== undefined) this.cache.delete(oldest);
-      }
-      this.cache.set(hash, { auth, until: nowMs + this.cacheSeconds * 1000 });
-    }
+    if (this.cacheSeconds > 0) this.cache.set(hash, { auth, until: nowMs + this.cacheSeconds * 1000 });
     return auth;
   }
 

@@ -1,3 +1,4 @@
+import { BoundedMap } from '../lib/bounded-map.js';
 import type { Clock } from '../lib/clock.js';
 import type { Account, AccountsRepo, Repos, Store, StampName, Stamps } from './store.js';
 
@@ -17,9 +18,8 @@ import type { Account, AccountsRepo, Repos, Store, StampName, Stamps } from './s
  */
 export function withAccountCache(inner: Store, clock: Clock, seconds: number): Store {
   if (seconds <= 0) return inner;
-  const entries = new Map<number, { account: Account; until: number }>();
+  const entries = new BoundedMap<number, { account: Account; until: number }>(50_000);
   const generations = new Map<number, number>();
-  const maxEntries = 50_000;
 
   const invalidate = (pk: number): void => {
     entries.delete(pk);
@@ -33,10 +33,7 @@ export function withAccountCache(inner: Store, clock: Clock, seconds: number): S
     if (hit && hit.until > now) return hit.account;
     const generation = generations.get(pk) ?? 0;
     const account = await inner.read.accounts.get(pk);
-    if (account && (generations.get(pk) ?? 0) === generation) {
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as number);
-      entries.set(pk, { account: Object.freeze(account), until: now + seconds * 1000 });
-    }
+    if (account && (generations.get(pk) ?? 0) === generation) entries.set(pk, { account: Object.freeze(account), until: now + seconds * 1000 });
     return account;
   };
   const read: Repos = { ...inner.read, accounts: cachedAccounts };
