@@ -132,3 +132,80 @@ describe('MemoryRateLimiter', () => {
     assert.equal((await rl.hit('old', old, T0 + 3_000)).allowed, true);
   });
 });
+
+describe('MemoryRateLimiter under a flood of made-up keys', () => {
+  const HOUR_RULE: RateRule = { limit: 3, windowSeconds: 3600 };
+
+  test('check() creates nothing: checks of any number of keys leave room for new counts', async () => {
+    const rl = new MemoryRateLimiter(2);
+    for (let i = 0; i < 100; i++) assert.equal((await rl.check(`token:fail:app${i}:192.0.2.1`, HOUR_RULE, T0)).allowed, true);
+    assert.equal((await rl.hit('token:fail:a:192.0.2.1', HOUR_RULE, T0)).allowed, true);
+    assert.equal((await rl.hit('token:fail:b:192.0.2.1', HOUR_RULE, T0)).allowed, true);
+  });
+
+  test("junk keys never evict a live count: the victim's limit holds, and new keys are refused (fail closed)", async () => {
+    const rl = new MemoryRateLimiter(3);
+    const victim = 'signin:account:victim:new';
+    for (let i = 0; i < 3; i++) await rl.hit(victim, HOUR_RULE, T0);
+    assert.equal((await rl.check(victim, HOUR_RULE, T0)).allowed, false);
+    const junk = [];
+    for (let i = 0; i < 1000; i++) junk.push((await rl.hit(`signin:account:junk${i}:new`, HOUR_RULE, T0 + 60_000)).allowed);
+    assert.deepEqual(junk.slice(0, 3), [true, true, false], 'two junk keys fit beside the victim, the third does not');
+    assert.ok(junk.slice(2).every((allowed) => !allowed), 'no junk key is counted once the table is full');
+    assert.equal((await rl.hit(victim, HOUR_RULE, T0 + 120_000)).allowed, false, 'still limited');
+    // A key the full table cannot hold is refused by check() too, or a failure would go uncounted.
+    assert.deepEqual(await rl.check('signin:account:someone:new', HOUR_RULE, T0 + 600_000), { allowed: false, retryAfterSeconds: 3000 });
+    assert.deepEqual(await rl.hit('signin:account:someone:new', HOUR_RULE, T0 + 600_000), { allowed: false, retryAfterSeconds: 3000 });
+  });
+
+  test('ended windows free their places', async () => {
+    const rl = new MemoryRateLimiter(2);
+    await rl.hit('signin:account:a:new', HOUR_RULE, T0);
+    await rl.hit('signin:account:b:new', HOUR_RULE, T0);
+    assert.equal((await rl.hit('signin:account:c:new', HOUR_RULE, T0)).allowed, false);
+    assert.equal((await rl.hit('signin:account:c:new', HOUR_RULE, T0 + 3_600_000)).allowed, true, 'the next hour has room');
+    assert.equal((await rl.hit('signin:account:d:new', HOUR_RULE, T0 + 3_600_000)).allowed, true);
+  });
+
+  test('one kind of key filling its table leaves the other kinds alone', async () => {
+    const rl = new MemoryRateLimiter(2);
+    for (let i = 0; i < 10; i++) await rl.hit(`token:fail:junk${i}:192.0.2.1`, HOUR_RULE, T0);
+    assert.equal((await rl.check('token:fail:junk99:192.0.2.1', HOUR_RULE, T0)).allowed, false);
+    for (const key of ['signin:account:x:new', 'signin:address:192.0.2.1', 'api:user:1', 'token:user:1']) {
+      assert.equal((await rl.hit(key, HOUR_RULE, T0)).allowed, true, key);
+    }
+  });
+
+  test('a full table of live windows is swept at most once per window end, not on every request', async () => {
+    const rl = new MemoryRateLimiter(50);
+    for (let i = 0; i < 50; i++) await rl.hit(`token:fail:k${i}:192.0.2.1`, HOUR_RULE, T0);
+    // Counts the passes over any Map while junk keys knock on the full table.
+    const iterate = Map.prototype[Symbol.iterator];
+    let passes = 0;
+    Map.prototype[Symbol.iterator] = function countingIterator(this: Map<unknown, unknown>) {
+      passes += 1;
+      return iterate.call(this);
+    };
+    let passesInTheHour = -1;
+    try {
+      for (let i = 0; i < 500; i++) await rl.hit(`token:fail:junk${i}:192.0.2.1`, HOUR_RULE, T0 + i * 1000);
+      passesInTheHour = passes;
+      for (let i = 0; i < 500; i++) await rl.hit(`token:fail:next${i}:192.0.2.1`, HOUR_RULE, T0 + 3_600_000 + i * 1000);
+    } finally {
+      Map.prototype[Symbol.iterator] = iterate;
+    }
+    assert.equal(passesInTheHour, 0, 'nothing has ended yet, so nothing is swept');
+    assert.equal(passes, 1, 'one pass when the hour ends');
+  });
+
+  test('a hit stamped with an older window counts in the held one instead of restarting it', async () => {
+    const rl = new MemoryRateLimiter();
+    const rule: RateRule = { limit: 2, windowSeconds: 60 };
+    await rl.hit('api:user:1', rule, T0 + 60_000);
+    await rl.hit('api:user:1', rule, T0 + 60_000);
+    // The clock stepped back into the previous minute.
+    assert.equal((await rl.hit('api:user:1', rule, T0 + 59_000)).allowed, false);
+    assert.equal((await rl.check('api:user:1', rule, T0 + 59_000)).allowed, false);
+    assert.equal((await rl.hit('api:user:1', rule, T0 + 120_000)).allowed, true, 'a newer window does restart');
+  });
+});

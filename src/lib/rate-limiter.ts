@@ -8,7 +8,8 @@ export interface RateDecision {
 
 /**
  * Fixed-window counters by key. The server only talks to this interface, so the counters can
- * live in process memory (one instance) or in the shared database (several instances).
+ * live in process memory (one instance) or in the shared database (several instances). Keys read
+ * `area:kind:id…`, with a constant `area:kind` (`signin:account:…`, `api:user:…`).
  */
 export interface RateLimiter {
   /** Counts one event for `key` and says whether it stayed within the rule. */
@@ -18,12 +19,6 @@ export interface RateLimiter {
 }
 
 const ALLOWED: RateDecision = Object.freeze({ allowed: true, retryAfterSeconds: 0 });
-
-interface Window {
-  start: number;
-  end: number;
-  count: number;
-}
 
 /** Window bounds in whole seconds for `nowMs`. */
 export function windowOf(rule: RateRule, nowMs: number): { start: number; end: number } {
@@ -37,43 +32,119 @@ export function decide(count: number, rule: RateRule, end: number, nowMs: number
   return { allowed: false, retryAfterSeconds: Math.max(1, end - Math.floor(nowMs / 1000)) };
 }
 
-/** Counters in this process only: right for a single instance (the SQLite deployment). */
-export class MemoryRateLimiter implements RateLimiter {
-  private readonly windows = new Map<string, Window>();
-  private hits = 0;
+interface Window {
+  start: number;
+  end: number;
+  count: number;
+}
 
-  /** At most this many keys are held; past it the oldest are dropped (memory stays bounded). */
-  constructor(private readonly maxKeys = 200_000) {}
+/**
+ * Keys read `area:kind:…` (`token:fail:…`, `signin:account:…`, `api:user:…`); each `area:kind`
+ * gets its own table, so that keys an attacker can make up fill only their own kind's table.
+ * The prefixes are constants in the code, so the number of tables is fixed.
+ */
+function namespaceOf(key: string): string {
+  const first = key.indexOf(':');
+  const second = first < 0 ? -1 : key.indexOf(':', first + 1);
+  return second < 0 ? '' : key.slice(0, second);
+}
+
+/** The live windows of one kind of key, at most `maxKeys` of them. */
+class WindowTable {
+  readonly windows = new Map<string, Window>();
+  /** No held window ends before this second: a sweep before it would find nothing to drop. */
+  private earliestEnd = Infinity;
+
+  constructor(private readonly maxKeys: number) {}
+
+  add(key: string, w: Window): void {
+    this.windows.set(key, w);
+    if (w.end < this.earliestEnd) this.earliestEnd = w.end;
+  }
+
+  /** Whether one more key can be held, after dropping ended windows if any may have ended. */
+  hasRoom(now: number): boolean {
+    this.sweep(now);
+    return this.windows.size < this.maxKeys;
+  }
+
+  /**
+   * Drops ended windows. Windows are aligned to their rule's period, so the held ones end at a
+   * few shared instants, and a full pass runs at most once per such instant, however many
+   * requests arrive meanwhile (each request sweeping a full table was a CPU sink).
+   */
+  sweep(now: number): void {
+    if (now < this.earliestEnd) return;
+    let earliest = Infinity;
+    for (const [key, w] of this.windows) {
+      if (w.end <= now) this.windows.delete(key);
+      else if (w.end < earliest) earliest = w.end;
+    }
+    this.earliestEnd = earliest;
+  }
+
+  /** The answer for a key the full table cannot hold: limited until its first window ends. */
+  refusal(now: number): RateDecision {
+    return { allowed: false, retryAfterSeconds: Math.max(1, this.earliestEnd - now) };
+  }
+}
+
+/**
+ * Counters in this process only: right for a single instance (the SQLite deployment).
+ *
+ * Memory is bounded without ever forgetting a live count: a table that is full of windows still
+ * running refuses keys it does not hold (fails closed) instead of evicting one. Evicting would let
+ * anyone who can invent keys (a made-up client id, a typed e-mail address) wipe a victim's
+ * sign-in count with junk requests, and guessing would resume. See docs/decisions/0006.
+ */
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly tables = new Map<string, WindowTable>();
+
+  /** At most this many keys per kind of key (`area:kind`). */
+  constructor(private readonly maxKeys = 100_000) {}
 
   async hit(key: string, rule: RateRule, nowMs: number): Promise<RateDecision> {
     if (rule.limit === 0) return ALLOWED;
-    const w = this.current(key, rule, nowMs);
+    const now = Math.floor(nowMs / 1000);
+    const { start, end } = windowOf(rule, nowMs);
+    const table = this.table(key);
+    table.sweep(now);
+    let w = table.windows.get(key);
+    if (!w) {
+      if (!table.hasRoom(now)) return table.refusal(now);
+      w = { start, end, count: 0 };
+      table.add(key, w);
+    } else if (start > w.start) {
+      // Only a newer window starts the count again. An older one (the clock stepped back) counts
+      // in the held window, as the database counters do: restarting would double a client's limit.
+      w.start = start;
+      w.end = end;
+      w.count = 0;
+    }
     w.count += 1;
-    if (++this.hits % 4096 === 0) this.sweep(nowMs);
     return decide(w.count, rule, w.end, nowMs);
   }
 
+  /** Never creates or changes a count: a key not held counts 0 (checks must not fill the tables). */
   async check(key: string, rule: RateRule, nowMs: number): Promise<RateDecision> {
     if (rule.limit === 0) return ALLOWED;
-    const w = this.current(key, rule, nowMs);
-    return decide(w.count + 1, rule, w.end, nowMs);
-  }
-
-  private current(key: string, rule: RateRule, nowMs: number): Window {
-    const { start, end } = windowOf(rule, nowMs);
-    let w = this.windows.get(key);
-    if (!w || w.start !== start) {
-      if (!w && this.windows.size >= this.maxKeys) this.sweep(nowMs);
-      if (!w && this.windows.size >= this.maxKeys) this.windows.delete(this.windows.keys().next().value as string);
-      w = { start, end, count: 0 };
-      this.windows.set(key, w);
-    }
-    return w;
-  }
-
-  /** Drops finished windows so that memory stays bounded by the keys active now. */
-  private sweep(nowMs: number): void {
     const now = Math.floor(nowMs / 1000);
-    for (const [key, w] of this.windows) if (w.end <= now) this.windows.delete(key);
+    const { start, end } = windowOf(rule, nowMs);
+    const table = this.tables.get(namespaceOf(key));
+    const w = table?.windows.get(key);
+    if (w && w.start >= start) return decide(w.count + 1, rule, w.end, nowMs);
+    // A hit could not be counted: say so now, or a failure after this check would go uncounted.
+    if (!w && table && !table.hasRoom(now)) return table.refusal(now);
+    return decide(1, rule, end, nowMs);
+  }
+
+  private table(key: string): WindowTable {
+    const name = namespaceOf(key);
+    let t = this.tables.get(name);
+    if (!t) {
+      t = new WindowTable(this.maxKeys);
+      this.tables.set(name, t);
+    }
+    return t;
   }
 }

@@ -378,6 +378,16 @@ describe('sign-in throttling', () => {
     for (let i = 0; i < 7; i++) statuses.push((await attempt(b, `victim${i}@example.org`, 'password1')).statusCode);
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429]);
   });
+
+  it("an address past its limit does not spend an account's count (nor add keys for made-up addresses)", async () => {
+    ctx.clock.set(Date.UTC(2026, 2, 5, 12, 0, 0));
+    const sprayer = new Browser(ctx.app, '198.51.100.111');
+    for (let i = 0; i < 6; i++) await attempt(sprayer, `other${i}@example.org`, 'password1');
+    for (let i = 0; i < 5; i++) assert.equal((await attempt(sprayer, 'target@example.org', 'password1')).statusCode, 429);
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await attempt(new Browser(ctx.app, '203.0.113.111'), 'target@example.org', 'password1')).statusCode);
+    assert.deepEqual(statuses, [200, 200, 200, 429], 'the account kept its whole count');
+  });
 });
 
 describe('authorize page behind https', () => {

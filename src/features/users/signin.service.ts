@@ -37,7 +37,10 @@ export async function signIn(deps: Deps, a: SignInAttempt): Promise<SignInResult
   const addressKey = `signin:address:${a.address}`;
   const rules = deps.config.rateLimits;
   const now = deps.clock.now();
-  for (const [k, rule] of [[accountKey, rules.signinPerAccount], [addressKey, rules.signinPerAddress]] as const) {
+  // The address first, and one after the other: an address past its limit never adds an account
+  // key, so one source cannot fill the limiter's table with made-up e-mail addresses (0006). The
+  // second write costs nothing beside the deliberately slow password hash.
+  for (const [k, rule] of [[addressKey, rules.signinPerAddress], [accountKey, rules.signinPerAccount]] as const) {
     const d = await deps.limiter.hit(k, rule, now);
     if (!d.allowed) return { kind: 'throttled', retryAfterSeconds: d.retryAfterSeconds };
   }
