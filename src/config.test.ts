@@ -38,7 +38,8 @@ describe('loadConfig defaults', () => {
         apiPerUser: { limit: 3600, windowSeconds: 3600 },
         apiPerClient: { limit: 100000, windowSeconds: 3600 },
         tokenPerUser: { limit: 30, windowSeconds: 3600 },
-        tokenPerClient: { limit: 600, windowSeconds: 3600 },
+        tokenPerClient: { limit: 100000, windowSeconds: 3600 },
+        tokenAuthFailures: { limit: 600, windowSeconds: 3600 },
         signinPerAccount: { limit: 10, windowSeconds: 900 },
         signinPerAddress: { limit: 100, windowSeconds: 900 },
       },
@@ -314,6 +315,7 @@ describe('rate limits', () => {
     ['RATE_LIMIT_API_PER_CLIENT', 'apiPerClient'],
     ['RATE_LIMIT_TOKEN_PER_USER', 'tokenPerUser'],
     ['RATE_LIMIT_TOKEN_PER_CLIENT', 'tokenPerClient'],
+    ['RATE_LIMIT_TOKEN_AUTH_FAILURES', 'tokenAuthFailures'],
     ['RATE_LIMIT_SIGNIN_PER_ACCOUNT', 'signinPerAccount'],
     ['RATE_LIMIT_SIGNIN_PER_ADDRESS', 'signinPerAddress'],
   ];

@@ -16,10 +16,12 @@ export interface RateLimits {
   readonly apiPerUser: RateRule;
   /** API calls per registered app, all users together (error 3). */
   readonly apiPerClient: RateRule;
-  /** Token requests per user (error 103). */
+  /** Token requests per user, counting codes and tokens of the presenting app (error 103). */
   readonly tokenPerUser: RateRule;
-  /** Token requests per client id as sent, valid or not (error 103). */
+  /** Token requests of an authenticated app, all its users together (error 103). */
   readonly tokenPerClient: RateRule;
+  /** Failed client authentications at the token endpoint per client id as sent and address (error 103). */
+  readonly tokenAuthFailures: RateRule;
   /** Sign-in attempts per account and device (see docs/decisions/0005-sign-in-throttling.md). */
   readonly signinPerAccount: RateRule;
   /** Sign-in attempts per client address, all accounts together. */
@@ -70,7 +72,10 @@ export const DEFAULTS = {
   RATE_LIMIT_API_PER_USER: '3600/1h',
   RATE_LIMIT_API_PER_CLIENT: '100000/1h',
   RATE_LIMIT_TOKEN_PER_USER: '30/1h',
-  RATE_LIMIT_TOKEN_PER_CLIENT: '600/1h',
+  // Each user refreshes every 2 hours or so and is capped on their own; this is only a ceiling
+  // for one app, high enough for 200,000 users refreshing every 2 hours (docs/decisions/0006).
+  RATE_LIMIT_TOKEN_PER_CLIENT: '100000/1h',
+  RATE_LIMIT_TOKEN_AUTH_FAILURES: '600/1h',
   RATE_LIMIT_SIGNIN_PER_ACCOUNT: '10/15m',
   RATE_LIMIT_SIGNIN_PER_ADDRESS: '100/15m',
 } as const;
@@ -191,6 +196,7 @@ export function loadConfig(env: Env): Config {
       apiPerClient: rate(env, 'RATE_LIMIT_API_PER_CLIENT'),
       tokenPerUser: rate(env, 'RATE_LIMIT_TOKEN_PER_USER'),
       tokenPerClient: rate(env, 'RATE_LIMIT_TOKEN_PER_CLIENT'),
+      tokenAuthFailures: rate(env, 'RATE_LIMIT_TOKEN_AUTH_FAILURES'),
       signinPerAccount: rate(env, 'RATE_LIMIT_SIGNIN_PER_ACCOUNT'),
       signinPerAddress: rate(env, 'RATE_LIMIT_SIGNIN_PER_ADDRESS'),
     }),

@@ -334,7 +334,7 @@ describe('transport security (error 101)', () => {
 
 describe('token rate limits (error 103)', () => {
   it('failed client authentications: 103 with HTTP 429 and Retry-After, per client id and address', async () => {
-    const ctx = await testContext({ RATE_LIMIT_TOKEN_PER_CLIENT: '3/1h' });
+    const ctx = await testContext({ RATE_LIMIT_TOKEN_AUTH_FAILURES: '3/1h' });
     try {
       const app = await createApp(ctx);
       const bad = { ...app, basic: `Basic ${Buffer.from(`${app.clientId}:wrong`).toString('base64')}` };
@@ -352,7 +352,7 @@ describe('token rate limits (error 103)', () => {
   });
 
   it("a stranger's wrong secrets do not lock the real app out, and authenticated requests have their own budget", async () => {
-    const ctx = await testContext({ RATE_LIMIT_TOKEN_PER_CLIENT: '3/1h' });
+    const ctx = await testContext({ RATE_LIMIT_TOKEN_AUTH_FAILURES: '3/1h', RATE_LIMIT_TOKEN_PER_CLIENT: '3/1h' });
     try {
       const app = await createApp(ctx);
       const account = await createAccount(ctx);
@@ -370,6 +370,23 @@ describe('token rate limits (error 103)', () => {
         statuses.push((await tokenRequest(ctx, app, { grant_type: 'authorization_code', code })).statusCode);
       }
       assert.deepEqual(statuses, [200, 200, 200, 429]);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it("per app: RATE_LIMIT_TOKEN_PER_CLIENT counts the app's authenticated requests only, not failures", async () => {
+    const ctx = await testContext({ RATE_LIMIT_TOKEN_PER_CLIENT: '2/1h' });
+    try {
+      const app = await createApp(ctx);
+      const bad = { ...app, basic: `Basic ${Buffer.from(`${app.clientId}:wrong`).toString('base64')}` };
+      for (let i = 0; i < 5; i++) assert.equal(errorCode(await tokenRequest(ctx, bad, { grant_type: 'authorization_code', code: 'x' })), 102);
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        const code = await issueCode(ctx, await createAccount(ctx), app, 'basic');
+        statuses.push((await tokenRequest(ctx, app, { grant_type: 'authorization_code', code })).statusCode);
+      }
+      assert.deepEqual(statuses, [200, 200, 429], 'two users of one app, then the ceiling');
     } finally {
       await ctx.close();
     }

@@ -77,13 +77,14 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
       // public id cannot spend that app's budget for its real users.
       const claimed = creds.id !== undefined && PLAUSIBLE_CLIENT_ID.test(creds.id) ? creds.id : '?';
       const failKey = `token:fail:${claimed}:${request.ip}`;
-      const before = await deps.limiter.check(failKey, limits.tokenPerClient, now);
+      const before = await deps.limiter.check(failKey, limits.tokenAuthFailures, now);
       if (!before.allowed) throw new ApiError(103, { retryAfter: before.retryAfterSeconds });
       const client = creds.id && creds.secret !== undefined ? await authenticateClient(deps.store, creds.id, creds.secret) : null;
       if (!client) {
-        await deps.limiter.hit(failKey, limits.tokenPerClient, now);
+        await deps.limiter.hit(failKey, limits.tokenAuthFailures, now);
         throw new ApiError(102, { desc: 'Error requesting a token: invalid client credentials' });
       }
+      // A ceiling for one app, all its users together: users are capped one by one in grantTokens.
       const d = await deps.limiter.hit(`token:client:${client.pk}`, limits.tokenPerClient, now);
       if (!d.allowed) throw new ApiError(103, { retryAfter: d.retryAfterSeconds });
       const issued = await grantTokens(deps, client, {
