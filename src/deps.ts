@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { ApiLimits } from './http/api-limits.js';
 import type { Clock } from './lib/clock.js';
 import { MemoryRateLimiter, type RateLimiter } from './lib/rate-limiter.js';
 import { AccessTokens } from './oauth/access-tokens.js';
@@ -12,18 +13,21 @@ export interface Deps {
   readonly store: Store;
   readonly clock: Clock;
   readonly limiter: RateLimiter;
+  readonly apiLimits: ApiLimits;
   readonly accessTokens: AccessTokens;
 }
 
 /** The store services see is the adapter behind the account cache (src/storage/account-cache.ts). */
 export function createDeps(config: Config, adapter: Store, clock: Clock): Deps {
   const store = withAccountCache(adapter, clock, config.accountCacheSeconds);
+  // One SQLite process keeps its counters in memory; instances sharing PostgreSQL share them there.
+  const limiter = adapter.dialect === 'postgres' ? new StoreRateLimiter(adapter) : new MemoryRateLimiter();
   return {
     config,
     store,
     clock,
-    // One SQLite process keeps its counters in memory; instances sharing PostgreSQL share them there.
-    limiter: adapter.dialect === 'postgres' ? new StoreRateLimiter(adapter) : new MemoryRateLimiter(),
+    limiter,
+    apiLimits: new ApiLimits(limiter, config.rateLimits),
     accessTokens: new AccessTokens(store, clock, config.tokenCacheSeconds),
   };
 }

@@ -34,16 +34,8 @@ async function authenticate(deps: Deps, request: FastifyRequest, need: RequiredS
       headers: { 'www-authenticate': `${REALM}, error="insufficient_scope", scope="${missing}"` },
     });
   }
-  const now = deps.clock.now();
-  const limits = deps.config.rateLimits;
-  for (const [key, rule] of [
-    [`api:user:${auth.userPk}`, limits.apiPerUser],
-    [`api:client:${auth.clientPk}`, limits.apiPerClient],
-  ] as const) {
-    if (rule.limit === 0) continue;
-    const d = await deps.limiter.hit(key, rule, now);
-    if (!d.allowed) throw new ApiError(3, { retryAfter: d.retryAfterSeconds });
-  }
+  const d = await deps.apiLimits.count(auth.userPk, auth.clientPk, deps.clock.now());
+  if (!d.allowed) throw new ApiError(3, { retryAfter: d.retryAfterSeconds });
   return auth;
 }
 

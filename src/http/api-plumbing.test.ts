@@ -317,6 +317,17 @@ describe('API rate limits', () => {
     for (let i = 0; i < 6; i++) codes.push((await api(ctx, tokens[i % 3] as string, '/3/account/get.php')).statusCode);
     assert.deepEqual(codes, [200, 200, 200, 200, 200, 429]);
   });
+
+  it("a user past their own limit does not use up the app's", async () => {
+    ctx.clock.set(Date.UTC(2026, 0, 3, 10, 0, 0));
+    const app = await createApp(ctx);
+    const greedy = (await authorize(ctx, await createAccount(ctx), app, 'basic')).access_token;
+    const other = (await authorize(ctx, await createAccount(ctx), app, 'basic')).access_token;
+    const codes = [];
+    for (let i = 0; i < 12; i++) codes.push((await api(ctx, greedy, '/3/account/get.php')).statusCode);
+    assert.deepEqual(codes, [200, 200, 200, ...Array(9).fill(429)]);
+    assert.equal((await api(ctx, other, '/3/account/get.php')).statusCode, 200, 'the app still has room for its other users');
+  });
 });
 
 describe('logs', () => {

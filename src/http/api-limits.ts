@@ -1,0 +1,40 @@
+import type { RateLimits } from '../config.js';
+import { BoundedMap } from '../lib/bounded-map.js';
+import type { RateDecision, RateLimiter } from '../lib/rate-limiter.js';
+
+/**
+ * The two limits of every API call (error 3): per user, all apps together, and per app, all users
+ * together. Both counts are written at once: on PostgreSQL each is a database write, and one after
+ * the other they made every call wait for two round trips.
+ *
+ * Counting both at once also counts the app when the user is refused, so a user past their limit
+ * would keep spending the app's ceiling and could lock out every other user of a shared app.
+ * A refused user is therefore answered from memory until their window ends, counting nothing:
+ * the app pays for one refused call per user, window and instance at most.
+ */
+export class ApiLimits {
+  /** User → second at which their refusal ends. A forgotten entry only costs one more count. */
+  private readonly refusedUntil = new BoundedMap<number, number>(10_000);
+
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly limits: RateLimits,
+  ) {}
+
+  async count(userPk: number, clientPk: number, nowMs: number): Promise<RateDecision> {
+    const now = Math.floor(nowMs / 1000);
+    const until = this.refusedUntil.get(userPk);
+    if (until !== undefined) {
+      if (until > now) return { allowed: false, retryAfterSeconds: until - now };
+      this.refusedUntil.delete(userPk);
+    }
+    const [user, app] = await Promise.all([
+      this.limiter.hit(`api:user:${userPk}`, this.limits.apiPerUser, nowMs),
+      this.limiter.hit(`api:client:${clientPk}`, this.limits.apiPerClient, nowMs),
+    ]);
+    if (!user.allowed) this.refusedUntil.set(userPk, now + user.retryAfterSeconds);
+    // Both refused: the later end, since retrying at the earlier one would be refused again.
+    if (!user.allowed || !app.allowed) return { allowed: false, retryAfterSeconds: Math.max(user.retryAfterSeconds, app.retryAfterSeconds) };
+    return user;
+  }
+}
