@@ -330,6 +330,41 @@ describe('transport security (error 101)', () => {
     const code2 = await issueCode(trusted, account, app);
     assert.equal(errorCode(await exchange(trusted, app, code2, '10.0.0.2', { ...fwd, 'x-forwarded-proto': 'https' })), 101);
   });
+
+  it('with TRUST_PROXY=true a forged X-Forwarded-For: 127.0.0.1 does not pass for the loopback address', async () => {
+    const all = await testContext({ TRUST_PROXY: 'true' });
+    try {
+      const app = await createApp(all);
+      const code = await issueCode(all, await createAccount(all), app);
+      for (const xff of ['127.0.0.1', '::1', '127.0.0.1, 127.0.0.1']) {
+        assert.equal(errorCode(await exchange(all, app, code, '203.0.113.9', { 'x-forwarded-for': xff })), 101, xff);
+      }
+      assert.equal((await exchange(all, app, code, '127.0.0.1')).statusCode, 200, 'a client on this machine still may');
+    } finally {
+      await all.close();
+    }
+  });
+
+  it('behind a proxy on this machine, plain HTTP it relays from elsewhere is refused, even without X-Forwarded-For', async () => {
+    const local = await testContext({ TRUST_PROXY: 'loopback' });
+    try {
+      const app = await createApp(local);
+      const account = await createAccount(local);
+      const code = await issueCode(local, account, app);
+      const relayed: Array<Record<string, string>> = [
+        { 'x-forwarded-proto': 'http' },
+        { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'http' },
+        { 'x-forwarded-for': '127.0.0.1, 203.0.113.9' },
+      ];
+      for (const headers of relayed) assert.equal(errorCode(await exchange(local, app, code, '127.0.0.1', headers)), 101, JSON.stringify(headers));
+      const ok = await exchange(local, app, code, '127.0.0.1', { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'https' });
+      assert.equal(ok.statusCode, 200, ok.body);
+      const direct = await exchange(local, app, await issueCode(local, account, app), '::1');
+      assert.equal(direct.statusCode, 200, 'a client on this machine talking to the server directly');
+    } finally {
+      await local.close();
+    }
+  });
 });
 
 describe('token rate limits (error 103)', () => {

@@ -12,13 +12,18 @@ import { grantTokens } from './token.service.js';
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
 
 /**
- * Spec 5.8: the token endpoint needs SSL (error 101). Plain HTTP is accepted only from the
- * loopback address (a client on the same machine, or a local proxy) or when a trusted proxy says
- * the client used https. With TRUST_PROXY set, request.protocol and request.ip are the proxy's
- * X-Forwarded-Proto and X-Forwarded-For; without it they are the socket's own.
+ * Spec 5.8: the token endpoint needs SSL (error 101). https is request.protocol: the socket's own,
+ * or with TRUST_PROXY the X-Forwarded-Proto of a trusted peer (Fastify reads it only from one).
+ * Plain HTTP is accepted from this machine only, judged by the socket's address. request.ip is not
+ * used: with TRUST_PROXY=true it is the leftmost X-Forwarded-For entry, which the client writes.
+ * Behind a trusted proxy, a loopback peer that sends forwarding headers is that proxy relaying a
+ * client from elsewhere, and only its X-Forwarded-Proto counts. Without TRUST_PROXY a local proxy
+ * is trusted to have refused plain HTTP itself, as before.
  */
-function isSecureEnough(request: FastifyRequest): boolean {
-  return request.protocol === 'https' || LOOPBACK.test(request.ip);
+function isSecureEnough(request: FastifyRequest, proxyTrusted: boolean): boolean {
+  if (request.protocol === 'https') return true;
+  if (!LOOPBACK.test(request.socket.remoteAddress ?? '')) return false;
+  return !proxyTrusted || (request.headers['x-forwarded-for'] === undefined && request.headers['x-forwarded-proto'] === undefined);
 }
 
 /** RFC 6749 2.3.1: Basic credentials are form-encoded before base64. */
@@ -60,13 +65,14 @@ const PLAUSIBLE_CLIENT_ID = /^[A-Za-z0-9._~-]{1,100}$/;
 
 export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
   const limits = deps.config.rateLimits;
+  const proxyTrusted = deps.config.trustProxy !== false;
   app.route({
     method: 'POST',
     url: '/3/account/token.php',
     config: { kind: 'token', malformedCode: 102 },
     // Before the body is read: a plain-HTTP request from afar is refused whatever it carries.
     onRequest: async function requireSecureTransport(request) {
-      if (!isSecureEnough(request)) throw new ApiError(101);
+      if (!isSecureEnough(request, proxyTrusted)) throw new ApiError(101);
     },
     handler: async function tokenEndpoint(request, reply) {
       await guardApi(deps, request, reply);
