@@ -2,17 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import { api, authorize, createAccount, createApp, testContext, tokenRequest, type TestContext } from '../../test/harness.js';
+import { multipartBody } from '../../test/multipart-body.js';
 
 /** The hosted service's exact body for a bad token; one client compares it byte for byte. */
 const HOSTED_ERROR_2 = '{"errorCode":2,"errorDesc":"Unauthorized","errors":[{"status":"2","message":"Unauthorized"}]}';
-
-function multipart(fields: Record<string, string>): { payload: string; contentType: string } {
-  const boundary = '----tickler' + 'x'.repeat(8);
-  const parts = Object.entries(fields).map(
-    ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
-  );
-  return { payload: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
-}
 
 describe('where the access token and parameters may arrive', () => {
   let ctx: TestContext;
@@ -39,7 +32,7 @@ describe('where the access token and parameters may arrive', () => {
     [
       'multipart POST body',
       () => {
-        const m = multipart({ access_token: token });
+        const m = multipartBody({ access_token: token });
         return { method: 'POST', url: '/3/account/get.php', headers: { 'content-type': m.contentType }, payload: m.payload };
       },
     ],
@@ -61,7 +54,7 @@ describe('where the access token and parameters may arrive', () => {
   }
 
   it('reads f=xml from a multipart body, and from the query when the body has none', async () => {
-    const m = multipart({ access_token: token, f: 'xml' });
+    const m = multipartBody({ access_token: token, f: 'xml' });
     const res = await ctx.app.inject({ method: 'POST', url: '/3/account/get.php', headers: { 'content-type': m.contentType }, payload: m.payload });
     assert.match(res.body, /^<\?xml[^>]*\?><account>/);
     const res2 = await ctx.app.inject({ method: 'GET', url: `/3/account/get.php?access_token=${token}&f=XML` });

@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { authorize, createAccount, createApp, testContext, type TestContext } from '../../test/harness.js';
-
-const BOUNDARY = 'tickler-boundary';
-
-function part(name: string, value: string, filename?: string): string {
-  const disposition = `form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}`;
-  return `--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${filename ? 'Content-Type: text/plain\r\n' : ''}\r\n${value}\r\n`;
-}
+import { BOUNDARY, CLOSING, CONTENT_TYPE, part } from '../../test/multipart-body.js';
 
 describe('multipart/form-data bodies', () => {
   let ctx: TestContext;
@@ -19,17 +13,17 @@ describe('multipart/form-data bodies', () => {
   });
   after(() => ctx.close());
 
-  const post = (payload: string, contentType = `multipart/form-data; boundary=${BOUNDARY}`) =>
+  const post = (payload: string, contentType = CONTENT_TYPE) =>
     ctx.app.inject({ method: 'POST', url: '/3/account/get.php', headers: { 'content-type': contentType }, payload });
 
   it('reads fields, UTF-8 included, and file parts as text', async () => {
-    const res = await post(`${part('access_token', token, 'token.txt')}${part('f', 'xml')}${part('note', 'émoji 😀')}--${BOUNDARY}--\r\n`);
+    const res = await post(`${part('access_token', token, 'token.txt')}${part('f', 'xml')}${part('note', 'émoji 😀')}${CLOSING}`);
     assert.equal(res.statusCode, 200, res.body);
     assert.match(res.body, /<account>/);
   });
 
   it('answers 413 when the body is over MAX_BODY_BYTES, whether or not it says its length', async () => {
-    const big = `${part('access_token', token)}${part('pad', 'x'.repeat(4 * 1024 * 1024))}--${BOUNDARY}--\r\n`;
+    const big = `${part('access_token', token)}${part('pad', 'x'.repeat(4 * 1024 * 1024))}${CLOSING}`;
     const res = await post(big);
     assert.equal(res.statusCode, 413);
     assert.equal((res.json() as { errorCode: number }).errorCode, 0);
@@ -44,7 +38,7 @@ describe('multipart/form-data bodies', () => {
   it('too many parts is malformed', async () => {
     let body = '';
     for (let i = 0; i < 1100; i++) body += part(`p${i}`, 'x');
-    const res = await post(`${body}--${BOUNDARY}--\r\n`);
+    const res = await post(`${body}${CLOSING}`);
     assert.equal(res.statusCode, 400);
     assert.match((res.json() as { errorDesc: string }).errorDesc, /too many parts/);
   });

@@ -13,6 +13,8 @@ import {
   type TestContext,
   type TokenPair,
 } from '../../test/harness.js';
+import { multipartBody } from '../../test/multipart-body.js';
+import { withContext } from '../../test/with-context.js';
 import { sha256Hex } from '../lib/crypto.js';
 import type { Account } from '../storage/store.js';
 
@@ -75,14 +77,11 @@ describe('token endpoint', () => {
 
     it('accepts a multipart body and parameters in the query string of a POST', async () => {
       const code = await issueCode(ctx, account, app);
-      const boundary = 'b0undary';
-      const payload = [['grant_type', 'authorization_code'], ['code', code], ['f', 'xml']]
-        .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
-        .join('') + `--${boundary}--\r\n`;
+      const { payload, contentType } = multipartBody({ grant_type: 'authorization_code', code, f: 'xml' });
       const res = await ctx.app.inject({
         method: 'POST',
         url: '/3/account/token.php',
-        headers: { authorization: app.basic, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        headers: { authorization: app.basic, 'content-type': contentType },
         payload,
       });
       assert.equal(res.statusCode, 200);
@@ -261,8 +260,7 @@ describe('token endpoint', () => {
 
 describe('refresh token absolute lifetime', () => {
   it('no family outlives REFRESH_TOKEN_MAX_AGE_DAYS, however often it is refreshed', async () => {
-    const ctx = await testContext({ REFRESH_TOKEN_MAX_AGE_DAYS: '2' });
-    try {
+    await withContext({ REFRESH_TOKEN_MAX_AGE_DAYS: '2' }, async (ctx) => {
       const app = await createApp(ctx);
       let t = await authorize(ctx, await createAccount(ctx), app, 'basic');
       for (let i = 0; i < 3; i++) {
@@ -279,9 +277,7 @@ describe('refresh token absolute lifetime', () => {
       assert.equal((await api(ctx, late.access_token, '/3/account/get.php')).statusCode, 401);
       const res = await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: late.refresh_token });
       assert.equal(errorCode(res), 102);
-    } finally {
-      await ctx.close();
-    }
+    });
   });
 });
 
@@ -332,22 +328,18 @@ describe('transport security (error 101)', () => {
   });
 
   it('with TRUST_PROXY=true a forged X-Forwarded-For: 127.0.0.1 does not pass for the loopback address', async () => {
-    const all = await testContext({ TRUST_PROXY: 'true' });
-    try {
+    await withContext({ TRUST_PROXY: 'true' }, async (all) => {
       const app = await createApp(all);
       const code = await issueCode(all, await createAccount(all), app);
       for (const xff of ['127.0.0.1', '::1', '127.0.0.1, 127.0.0.1']) {
         assert.equal(errorCode(await exchange(all, app, code, '203.0.113.9', { 'x-forwarded-for': xff })), 101, xff);
       }
       assert.equal((await exchange(all, app, code, '127.0.0.1')).statusCode, 200, 'a client on this machine still may');
-    } finally {
-      await all.close();
-    }
+    });
   });
 
   it('behind a proxy on this machine, plain HTTP it relays from elsewhere is refused, even without X-Forwarded-For', async () => {
-    const local = await testContext({ TRUST_PROXY: 'loopback' });
-    try {
+    await withContext({ TRUST_PROXY: 'loopback' }, async (local) => {
       const app = await createApp(local);
       const account = await createAccount(local);
       const code = await issueCode(local, account, app);
@@ -361,16 +353,13 @@ describe('transport security (error 101)', () => {
       assert.equal(ok.statusCode, 200, ok.body);
       const direct = await exchange(local, app, await issueCode(local, account, app), '::1');
       assert.equal(direct.statusCode, 200, 'a client on this machine talking to the server directly');
-    } finally {
-      await local.close();
-    }
+    });
   });
 });
 
 describe('token rate limits (error 103)', () => {
   it('failed client authentications: 103 with HTTP 429 and Retry-After, per client id and address', async () => {
-    const ctx = await testContext({ RATE_LIMIT_TOKEN_AUTH_FAILURES: '3/1h' });
-    try {
+    await withContext({ RATE_LIMIT_TOKEN_AUTH_FAILURES: '3/1h' }, async (ctx) => {
       const app = await createApp(ctx);
       const bad = { ...app, basic: `Basic ${Buffer.from(`${app.clientId}:wrong`).toString('base64')}` };
       for (let i = 0; i < 3; i++) assert.equal(errorCode(await tokenRequest(ctx, bad, { grant_type: 'authorization_code', code: 'x' })), 102);
@@ -381,14 +370,11 @@ describe('token rate limits (error 103)', () => {
       // Another app is not affected.
       const other = await createApp(ctx);
       assert.equal(errorCode(await tokenRequest(ctx, other, { grant_type: 'authorization_code', code: 'x' })), 102);
-    } finally {
-      await ctx.close();
-    }
+    });
   });
 
   it("a stranger's wrong secrets do not lock the real app out, and authenticated requests have their own budget", async () => {
-    const ctx = await testContext({ RATE_LIMIT_TOKEN_AUTH_FAILURES: '3/1h', RATE_LIMIT_TOKEN_PER_CLIENT: '3/1h' });
-    try {
+    await withContext({ RATE_LIMIT_TOKEN_AUTH_FAILURES: '3/1h', RATE_LIMIT_TOKEN_PER_CLIENT: '3/1h' }, async (ctx) => {
       const app = await createApp(ctx);
       const account = await createAccount(ctx);
       const wrong = { grant_type: 'authorization_code', code: 'x', client_id: app.clientId, client_secret: 'wrong' };
@@ -405,14 +391,11 @@ describe('token rate limits (error 103)', () => {
         statuses.push((await tokenRequest(ctx, app, { grant_type: 'authorization_code', code })).statusCode);
       }
       assert.deepEqual(statuses, [200, 200, 200, 429]);
-    } finally {
-      await ctx.close();
-    }
+    });
   });
 
   it("per app: RATE_LIMIT_TOKEN_PER_CLIENT counts the app's authenticated requests only, not failures", async () => {
-    const ctx = await testContext({ RATE_LIMIT_TOKEN_PER_CLIENT: '2/1h' });
-    try {
+    await withContext({ RATE_LIMIT_TOKEN_PER_CLIENT: '2/1h' }, async (ctx) => {
       const app = await createApp(ctx);
       const bad = { ...app, basic: `Basic ${Buffer.from(`${app.clientId}:wrong`).toString('base64')}` };
       for (let i = 0; i < 5; i++) assert.equal(errorCode(await tokenRequest(ctx, bad, { grant_type: 'authorization_code', code: 'x' })), 102);
@@ -422,14 +405,11 @@ describe('token rate limits (error 103)', () => {
         statuses.push((await tokenRequest(ctx, app, { grant_type: 'authorization_code', code })).statusCode);
       }
       assert.deepEqual(statuses, [200, 200, 429], 'two users of one app, then the ceiling');
-    } finally {
-      await ctx.close();
-    }
+    });
   });
 
   it('per user: checked before the code is spent', async () => {
-    const ctx = await testContext({ RATE_LIMIT_TOKEN_PER_USER: '2/1h' });
-    try {
+    await withContext({ RATE_LIMIT_TOKEN_PER_USER: '2/1h' }, async (ctx) => {
       const app = await createApp(ctx);
       const account = await createAccount(ctx);
       await authorize(ctx, account, app);
@@ -442,24 +422,19 @@ describe('token rate limits (error 103)', () => {
       assert.equal((await tokenRequest(ctx, app, { grant_type: 'authorization_code', code })).statusCode, 200, 'the code was not spent');
       // Another user of the same app is not affected.
       assert.ok((await authorize(ctx, await createAccount(ctx), app)).access_token);
-    } finally {
-      await ctx.close();
-    }
+    });
   });
 });
 
 describe('XML token response', () => {
   it('has root <response> with one child per field', async () => {
-    const ctx = await testContext();
-    try {
+    await withContext({}, async (ctx) => {
       const app = await createApp(ctx);
       const code = await issueCode(ctx, await createAccount(ctx), app, 'basic');
       const res = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, f: 'xml' });
       const parsed = new XMLParser({ parseTagValue: false }).parse(res.body) as { response: Record<string, string> };
       assert.deepEqual(Object.keys(parsed.response), ['access_token', 'expires_in', 'token_type', 'scope', 'refresh_token']);
       assert.equal(parsed.response['expires_in'], '7200');
-    } finally {
-      await ctx.close();
-    }
+    });
   });
 });
