@@ -68,6 +68,9 @@ export async function grantTokens(deps: Deps, client: Client, req: TokenRequest)
 /**
  * The account a token request is about, read without locking, for the per-user rate limit. Only a
  * code or token of the presenting app counts: another app holding a copy cannot spend the limit.
+ * Read again under lock by the grant, on purpose: counting inside the transaction would, on
+ * PostgreSQL, wait for a second pooled connection while holding one (a full pool of token requests
+ * would wait forever) and count twice when a deadlock retry runs the transaction again.
  */
 async function requestingUser(deps: Deps, client: Client, req: TokenRequest): Promise<number | undefined> {
   const found =
