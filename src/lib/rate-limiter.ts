@@ -125,16 +125,18 @@ export class MemoryRateLimiter implements RateLimiter {
     return decide(w.count, rule, w.end, nowMs);
   }
 
-  /** Never creates or changes a count: a key not held counts 0 (checks must not fill the tables). */
+  /**
+   * Never creates or changes a count: a key not held counts 0 (checks must not fill the tables).
+   * A full table does not refuse here: the token endpoint checks every request before it knows
+   * whether the request will fail, so refusing would let one flood of made-up client ids stop
+   * every app's token requests. Limits that must fail closed count with `hit` before the work
+   * (sign-ins do).
+   */
   async check(key: string, rule: RateRule, nowMs: number): Promise<RateDecision> {
     if (rule.limit === 0) return ALLOWED;
-    const now = Math.floor(nowMs / 1000);
     const { start, end } = windowOf(rule, nowMs);
-    const table = this.tables.get(namespaceOf(key));
-    const w = table?.windows.get(key);
+    const w = this.tables.get(namespaceOf(key))?.windows.get(key);
     if (w && w.start >= start) return decide(w.count + 1, rule, w.end, nowMs);
-    // A hit could not be counted: say so now, or a failure after this check would go uncounted.
-    if (!w && table && !table.hasRoom(now)) return table.refusal(now);
     return decide(1, rule, end, nowMs);
   }
 
