@@ -7,7 +7,7 @@ import pg from 'pg';
  * sets it for a second pass when TEST_DATABASE_URL is set). Each test context gets its own
  * PostgreSQL schema, dropped at the end.
  */
-export const TEST_STORE: 'sqlite' | 'postgres' = process.env['TEST_STORE'] === 'postgres' ? 'postgres' : 'sqlite';
+const TEST_STORE: 'sqlite' | 'postgres' = process.env['TEST_STORE'] === 'postgres' ? 'postgres' : 'sqlite';
 
 export function testDatabaseUrl(): string | undefined {
   const url = process.env['TEST_DATABASE_URL']?.trim();
@@ -23,7 +23,7 @@ function adminPool(url: string): pg.Pool {
 }
 
 /** The URL of `base` with `schema` first on the search path of every connection. */
-export function withSchema(base: string, schema: string): string {
+function withSchema(base: string, schema: string): string {
   const url = new URL(base);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return url.toString();

@@ -1,4 +1,4 @@
-import type { Migration } from '../sqlite/migrations.js';
+import type { Migration } from '../sql/migration.js';
 
 /**
  * PostgreSQL schema, numbered like the SQLite migrations (the same version means the same tables).

@@ -23,7 +23,7 @@ const MIGRATION_LOCK = 0x7469636b;
  * which for `after=` reads walked all of an account's tasks by id (28-38 ms on 80,000 tasks,
  * against 0.05 ms).
  */
-export function withCustomPlans(url: string): string {
+function withCustomPlans(url: string): string {
   const u = new URL(url);
   const options = [u.searchParams.get('options'), '-c plan_cache_mode=force_custom_plan'].filter(Boolean).join(' ');
   u.searchParams.set('options', options);

@@ -1,8 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Dialect, SqlDb, SqlParam } from '../sql/db.js';
 
-type Param = SqlParam;
-
 /** A better-sqlite3 connection with a prepared-statement cache. SQL never leaves storage/. */
 export class Conn {
   private readonly cache = new Map<string, Database.Statement>();
@@ -18,7 +16,7 @@ export class Conn {
     return s;
   }
 
-  get<T>(sql: string, ...params: Param[]): T | undefined {
+  get<T>(sql: string, ...params: SqlParam[]): T | undefined {
     return this.stmt(sql).get(...params) as T | undefined;
   }
 
@@ -27,11 +25,11 @@ export class Conn {
    * row object key by key, which costs twice as much as the array (measured: 10 µs against 5 µs
    * for the 27 columns of an account; docs/decisions/0001-storage.md).
    */
-  getRaw(sql: string, ...params: Param[]): unknown[] | undefined {
+  getRaw(sql: string, ...params: SqlParam[]): unknown[] | undefined {
     return this.rawStmt(sql).get(...params) as unknown[] | undefined;
   }
 
-  allRaw(sql: string, ...params: Param[]): unknown[][] {
+  allRaw(sql: string, ...params: SqlParam[]): unknown[][] {
     return this.rawStmt(sql).all(...params) as unknown[][];
   }
 
@@ -46,11 +44,11 @@ export class Conn {
     return s;
   }
 
-  all<T>(sql: string, ...params: Param[]): T[] {
+  all<T>(sql: string, ...params: SqlParam[]): T[] {
     return this.stmt(sql).all(...params) as T[];
   }
 
-  run(sql: string, ...params: Param[]): Database.RunResult {
+  run(sql: string, ...params: SqlParam[]): Database.RunResult {
     return this.stmt(sql).run(...params);
   }
 

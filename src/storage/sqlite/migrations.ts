@@ -1,14 +1,10 @@
+import type { Migration } from '../sql/migration.js';
+
 /**
  * SQLite schema, one numbered migration per step. Numbers match the PostgreSQL adapter's.
  * A migration never changes once released; later changes are new migrations.
  * Every per-account table leads its primary key with the account (user_pk).
  */
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly sql: string;
-}
-
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,

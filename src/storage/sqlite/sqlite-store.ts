@@ -79,7 +79,6 @@ export class SqliteStore implements Store {
     });
   }
 
-  /** Versions already applied; reads only, so a status query never changes the file. */
   /** The writer as a SqlDb whose every statement is its own transaction. */
   private autocommitWriter(): SqlDb {
     const db = new SqliteDb(this.writer);
@@ -93,6 +92,7 @@ export class SqliteStore implements Store {
     };
   }
 
+  /** Versions already applied; reads only, so a status query never changes the file. */
   private appliedVersions(): number[] {
     const exists = this.writer.get("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'");
     if (!exists) return [];
