@@ -53,7 +53,7 @@ export const pgDialect: Dialect = {
   name: 'postgres',
   // Rows read before they are changed are locked until the transaction ends: two instances must
   // not both spend one code or compute the same next stamp.
-  forUpdate: ' FOR UPDATE',
+  lockRows: (of) => (of ? ` FOR UPDATE OF ${of}` : ' FOR UPDATE'),
   indexHint: () => '',
   jsonArray: (columns) => `json_build_array(${columns})`,
   // node-postgres parses json columns already.

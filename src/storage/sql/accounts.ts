@@ -11,7 +11,7 @@ import {
   type StampName,
   type Stamps,
 } from '../store.js';
-import { translateUnique, type Dialect, type SqlDb } from './db.js';
+import { translateUnique, type Dialect, type LockRows, type SqlDb } from './db.js';
 
 const COLUMN_LIST = ['pk', 'userid', 'email', 'alias', 'pro', ...PREF_NAMES, ...STAMP_NAMES, 'created_at'] as const;
 const COLUMNS = COLUMN_LIST.join(', ');
@@ -43,7 +43,7 @@ export class SqlAccounts implements AccountsRepo {
     private readonly db: SqlDb,
     private readonly dialect: Dialect,
     /** Inside a transaction: reads that precede a write lock their rows (PostgreSQL). */
-    private readonly locking: string,
+    private readonly lockRows: LockRows,
   ) {}
 
   async create(a: NewAccount): Promise<Account> {
@@ -71,14 +71,15 @@ export class SqlAccounts implements AccountsRepo {
 
   async lock(pk: number): Promise<void> {
     // SQLite: transactions are BEGIN IMMEDIATE and lock the whole database already.
-    if (this.locking) await this.db.get(`SELECT pk FROM accounts WHERE pk = ?${this.locking}`, pk);
+    const clause = this.lockRows();
+    if (clause) await this.db.get(`SELECT pk FROM accounts WHERE pk = ?${clause}`, pk);
   }
 
   async touch(pk: number, names: readonly StampName[], nowSeconds: number): Promise<Partial<Stamps>> {
     if (names.length === 0) return {};
     // Column names come from the fixed STAMP_NAMES list, never from input. The row is locked
     // until the transaction ends, so two instances cannot both compute the same next stamp.
-    const current = await this.db.get<Record<StampName, number>>(`SELECT ${names.join(', ')} FROM accounts WHERE pk = ?${this.locking}`, pk);
+    const current = await this.db.get<Record<StampName, number>>(`SELECT ${names.join(', ')} FROM accounts WHERE pk = ?${this.lockRows()}`, pk);
     if (!current) throw new Error(`account ${pk} does not exist`);
     const next: Partial<Record<StampName, number>> = {};
     for (const n of names) next[n] = nextStamp(Number(current[n]), nowSeconds);

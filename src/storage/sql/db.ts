@@ -17,14 +17,18 @@ export interface SqlDb {
   run(sql: string, ...params: SqlParam[]): Promise<number>;
 }
 
+/** A dialect's lockRows inside a transaction; outside one, reads lock nothing. */
+export type LockRows = (of?: string) => string;
+
 /** Where the two databases differ, in the few places the repositories care about. */
 export interface Dialect {
   readonly name: 'sqlite' | 'postgres';
   /**
-   * Appended to reads inside a transaction whose rows it will change: PostgreSQL locks them (two
-   * instances must not both spend one code); SQLite's transactions lock the whole database already.
+   * The clause appended to reads inside a transaction whose rows it will change: PostgreSQL locks
+   * them (two instances must not both spend one code); SQLite's transactions lock the whole
+   * database already, so it gives ''. `of` names the one table of a join whose rows are locked.
    */
-  readonly forUpdate: string;
+  lockRows(of?: string): string;
   /** An index hint for SQLite (`INDEXED BY`); PostgreSQL's planner takes none. */
   indexHint(index: string): string;
   /** An expression building a JSON array of the given columns, read back with parseJsonRow. */

@@ -1,5 +1,5 @@
 import type { AuthCode, ClientInfo, Grant, NewAuthCode, NewToken, OAuthRepo, TokenKind, TokenWithGrant } from '../store.js';
-import type { SqlDb } from './db.js';
+import type { LockRows, SqlDb } from './db.js';
 
 interface GrantRow {
   id: number;
@@ -40,7 +40,7 @@ export class SqlOAuth implements OAuthRepo {
   constructor(
     private readonly db: SqlDb,
     /** Inside a transaction: codes and tokens read before they are spent are locked (PostgreSQL). */
-    private readonly locking: string,
+    private readonly lockRows: LockRows,
   ) {}
 
   async createCode(n: NewAuthCode): Promise<void> {
@@ -65,7 +65,7 @@ export class SqlOAuth implements OAuthRepo {
       used_at: number | null;
       grant_id: number | null;
       code_challenge: string | null;
-    }>('SELECT code_hash, client_pk, user_pk, scope, expires_at, used_at, grant_id, code_challenge FROM auth_codes WHERE code_hash = ?' + this.locking, codeHash);
+    }>('SELECT code_hash, client_pk, user_pk, scope, expires_at, used_at, grant_id, code_challenge FROM auth_codes WHERE code_hash = ?' + this.lockRows(), codeHash);
     if (!r) return null;
     return {
       codeHash: r.code_hash,
@@ -145,6 +145,7 @@ export class SqlOAuth implements OAuthRepo {
   }
 
   async token(hash: string): Promise<TokenWithGrant | null> {
+    // Inside a transaction only the token's row is locked: the grant is read here, not spent.
     const r = await this.db.get<{
       hash: string;
       kind: TokenKind;
@@ -160,7 +161,7 @@ export class SqlOAuth implements OAuthRepo {
     }>(
       `SELECT t.hash, t.kind, t.grant_id, t.user_pk, t.client_pk, t.scope, t.created_at, t.expires_at, t.used_at,
               g.revoked_at AS grant_revoked_at, g.expires_at AS grant_expires_at
-       FROM tokens t JOIN grants g ON g.id = t.grant_id WHERE t.hash = ?${this.locking.replace('FOR UPDATE', 'FOR UPDATE OF t')}`,
+       FROM tokens t JOIN grants g ON g.id = t.grant_id WHERE t.hash = ?${this.lockRows('t')}`,
       hash,
     );
     if (!r) return null;

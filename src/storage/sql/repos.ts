@@ -1,7 +1,7 @@
 import type { Repos } from '../store.js';
 import { SqlAccounts } from './accounts.js';
 import { SqlClients } from './clients.js';
-import type { Dialect, SqlDb } from './db.js';
+import type { Dialect, LockRows, SqlDb } from './db.js';
 import { SqlOAuth } from './oauth.js';
 import { SqlOrganizers } from './organizers.js';
 import { SqlSessions } from './sessions.js';
@@ -12,11 +12,11 @@ import { SqlTasks } from './tasks.js';
  * makes reads that precede a write lock their rows where the database needs it (PostgreSQL).
  */
 export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): Repos {
-  const locking = inTransaction ? dialect.forUpdate : '';
+  const lockRows: LockRows = inTransaction ? (of) => dialect.lockRows(of) : () => '';
   return {
-    accounts: new SqlAccounts(db, dialect, locking),
+    accounts: new SqlAccounts(db, dialect, lockRows),
     clients: new SqlClients(db, dialect),
-    oauth: new SqlOAuth(db, locking),
+    oauth: new SqlOAuth(db, lockRows),
     sessions: new SqlSessions(db),
     tasks: new SqlTasks(db, dialect),
     organizers: new SqlOrganizers(db, dialect),

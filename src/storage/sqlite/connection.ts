@@ -84,7 +84,7 @@ export class SqliteDb implements SqlDb {
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
-  forUpdate: '',
+  lockRows: () => '',
   indexHint: (index) => `INDEXED BY ${index}`,
   jsonArray: (columns) => `json_array(${columns})`,
   parseJsonRow: (value) => JSON.parse(value as string) as unknown[],
