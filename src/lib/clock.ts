@@ -30,7 +30,8 @@ export function unixSeconds(clock: Clock): number {
  * Stamps are whole seconds, so two writes in one second would share a stamp and a client that
  * synced between them would miss the second. Each new stamp is therefore strictly greater than
  * the previous one of its kind, even when that means running a second or two ahead of the clock
- * under a burst of writes (see docs/decisions/0003-change-stamps.md).
+ * under a burst of writes (see docs/decisions/0003-change-stamps.md). The account's stamps move
+ * by this same rule written in SQL (accounts.touch in src/storage/sql/accounts.ts).
  */
 export function nextStamp(previous: number, nowSeconds: number): number {
   return nowSeconds > previous ? nowSeconds : previous + 1;

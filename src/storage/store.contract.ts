@@ -221,6 +221,12 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         assert.deepEqual((await store.read.accounts.get(b.pk))?.stamps, ZERO_STAMPS);
       });
 
+      it('a name given twice moves its stamp once', async () => {
+        const a = await createAccount();
+        assert.deepEqual(await tx((r) => r.accounts.touch(a.pk, ['lastedit_task', 'lastedit_task'], 3000)), { lastedit_task: 3000 });
+        assert.deepEqual((await store.read.accounts.get(a.pk))?.stamps, stampsWith({ lastedit_task: 3000 }));
+      });
+
       it('touch of no names returns {} and changes nothing', async () => {
         const a = await createAccount();
         await tx((r) => r.accounts.touch(a.pk, ['lastedit_goal'], 3000));

@@ -1,4 +1,3 @@
-import { nextStamp } from '../../lib/clock.js';
 import {
   PREF_NAMES,
   STAMP_NAMES,
@@ -76,14 +75,22 @@ export class SqlAccounts implements AccountsRepo {
   }
 
   async touch(pk: number, names: readonly StampName[], nowSeconds: number): Promise<Partial<Stamps>> {
-    if (names.length === 0) return {};
-    // Column names come from the fixed STAMP_NAMES list, never from input. The row is locked
-    // until the transaction ends, so two instances cannot both compute the same next stamp.
-    const current = await this.db.get<Record<StampName, number>>(`SELECT ${names.join(', ')} FROM accounts WHERE pk = ?${this.lockRows()}`, pk);
-    if (!current) throw new Error(`account ${pk} does not exist`);
+    // A name given twice would be two assignments of one column, which PostgreSQL refuses.
+    const columns = [...new Set(names)];
+    if (columns.length === 0) return {};
+    // One statement, one round trip. Each stamp moves by the rule of nextStamp() in lib/clock.ts:
+    // to the clock's second if that is later than the stored stamp, else one past the stored stamp.
+    // The UPDATE holds the row's lock until the transaction ends, so two instances cannot both
+    // compute the same next stamp. Column names come from the fixed STAMP_NAMES list, never from input.
+    const set = columns.map((n) => `${n} = CASE WHEN ? > ${n} THEN ? ELSE ${n} + 1 END`).join(', ');
+    const row = await this.db.get<Record<StampName, number>>(
+      `UPDATE accounts SET ${set} WHERE pk = ? RETURNING ${columns.join(', ')}`,
+      ...columns.flatMap(() => [nowSeconds, nowSeconds]),
+      pk,
+    );
+    if (!row) throw new Error(`account ${pk} does not exist`);
     const next: Partial<Record<StampName, number>> = {};
-    for (const n of names) next[n] = nextStamp(Number(current[n]), nowSeconds);
-    await this.db.run(`UPDATE accounts SET ${names.map((n) => `${n} = ?`).join(', ')} WHERE pk = ?`, ...names.map((n) => next[n] as number), pk);
+    for (const n of columns) next[n] = Number(row[n]);
     return next;
   }
 
