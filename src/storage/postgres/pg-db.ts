@@ -52,8 +52,11 @@ export class PgDb implements SqlDb {
 export const pgDialect: Dialect = {
   name: 'postgres',
   // Rows read before they are changed are locked until the transaction ends: two instances must
-  // not both spend one code or compute the same next stamp.
-  lockRows: (of) => (of ? ` FOR UPDATE OF ${of}` : ' FOR UPDATE'),
+  // not both spend one code or compute the same next stamp. NO KEY UPDATE because no key of a
+  // locked row ever changes, and unlike FOR UPDATE it lets the KEY SHARE lock of a foreign-key
+  // check through: inserting a session or a known device does not queue behind a task batch's
+  // hold on the account row. Lockers still exclude one another.
+  lockRows: (of) => (of ? ` FOR NO KEY UPDATE OF ${of}` : ' FOR NO KEY UPDATE'),
   indexHint: () => '',
   jsonArray: (columns) => `json_build_array(${columns})`,
   // node-postgres parses json columns already.

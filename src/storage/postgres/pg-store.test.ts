@@ -107,6 +107,47 @@ if (base) {
       }
     });
 
+    it('a held account lock does not hold back inserts of rows that refer to the account', async () => {
+      // Inserting a session or a known device checks its account with a KEY SHARE lock; the
+      // account lock of a task batch must not conflict with it (it never changes the key).
+      const db = await freshSchema(base);
+      const store = new PostgresStore({ url: db.url, poolSize: 3 });
+      let release = (): void => undefined;
+      try {
+        await store.migrate();
+        const account = await store.transaction((tx) =>
+          tx.accounts.create({ userid: 'tdlock', email: 'l@example.org', emailKey: 'l@example.org', passwordHash: 'x', alias: 'L', pro: 0, prefs: { dateformat: 0, timezone: 0, hidemonths: 6, hotlistpriority: 3, hotlistduedate: 2, hotliststar: 1, hotliststatus: 1, showtabnums: 1 }, createdAt: 1 }),
+        );
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let locked = (): void => undefined;
+        const isLocked = new Promise<void>((resolve) => (locked = resolve));
+        const holder = store.transaction(async (tx) => {
+          await tx.accounts.lock(account.pk);
+          locked();
+          await held;
+        });
+        await isLocked;
+        let timer: NodeJS.Timeout | undefined;
+        const waited = await Promise.race([
+          store
+            .transaction(async (tx) => {
+              await tx.sessions.create({ idHash: 'beside-the-lock', userPk: account.pk, createdAt: 1, expiresAt: 2 });
+              await tx.accounts.rememberDevice(account.pk, 'device', 1);
+            })
+            .then(() => 'inserted'),
+          new Promise<string>((resolve) => (timer = setTimeout(() => resolve('still waiting after 5 s'), 5000))),
+        ]);
+        clearTimeout(timer);
+        assert.equal(waited, 'inserted');
+        release();
+        await holder;
+      } finally {
+        release();
+        await store.close();
+        await db.drop();
+      }
+    });
+
     it('concurrent writers of one account on two stores (two instances) never share an id or a stamp', async () => {
       const db = await freshSchema(base);
       const a = new PostgresStore({ url: db.url, poolSize: 4 });

@@ -36,10 +36,10 @@ const ATTEMPTS = 3;
 
 /**
  * PostgreSQL adapter. Transactions run at READ COMMITTED (the default): every read that precedes
- * a write it depends on locks its row (`FOR UPDATE`: the account when stamps move or a batch of
- * tasks is written, a code or token when it is spent), so concurrent writers of one account queue
- * on its row instead of failing, and instances never give out the same id or stamp twice
- * (docs/decisions/0009-postgresql.md).
+ * a write it depends on locks its row (`FOR NO KEY UPDATE`: the account when a batch of tasks is
+ * written, a code or token when it is spent; moving stamps is one UPDATE, which locks the account
+ * itself), so concurrent writers of one account queue on its row instead of failing, and
+ * instances never give out the same id or stamp twice (docs/decisions/0009-postgresql.md).
  */
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
