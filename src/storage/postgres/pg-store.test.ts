@@ -27,6 +27,45 @@ async function openPostgres() {
   };
 }
 
+describe('postgres store: a transaction that fails', () => {
+  // A stand-in for a pooled connection, to see what the store gives back to the pool. No server is
+  // needed: the pool connects only when asked, and connect() is replaced.
+  async function failingTransaction(rollbackFails: boolean): Promise<unknown[]> {
+    const store = new PostgresStore({ url: 'postgres://nobody@127.0.0.1:1/none', poolSize: 2 });
+    const released: unknown[] = [];
+    const client = {
+      query: async (sql: string) => {
+        if (sql === 'ROLLBACK' && rollbackFails) throw new Error('Connection terminated unexpectedly');
+        return { rows: [] };
+      },
+      release: (err?: unknown) => void released.push(err),
+    };
+    (store as unknown as { pool: { connect: () => Promise<unknown> } }).pool.connect = async () => client;
+    try {
+      await assert.rejects(
+        store.transaction(async () => {
+          throw new Error('boom');
+        }),
+        /boom/,
+        'the callback error propagates, not the rollback error',
+      );
+    } finally {
+      await store.close();
+    }
+    return released;
+  }
+
+  it('gives its connection back to the pool after a rollback', async () => {
+    assert.deepEqual(await failingTransaction(false), [undefined]);
+  });
+
+  it('closes its connection when the rollback failed, instead of giving it back', async () => {
+    const released = await failingTransaction(true);
+    assert.equal(released.length, 1);
+    assert.match(String(released[0]), /Connection terminated/, 'release(err) closes the connection');
+  });
+});
+
 if (base) {
   storeContract('postgres', openPostgres);
   tasksContract('postgres', openPostgres);

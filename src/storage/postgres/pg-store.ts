@@ -9,8 +9,11 @@ import { PgDb, pgDialect, pgTypes } from './pg-db.js';
 
 export interface PostgresOptions {
   readonly url: string;
-  /** Connections per instance; at least 2 (a read may run while a transaction holds one). */
-  readonly poolSize?: number;
+  /**
+   * Connections per instance; at least 2, since a read may run while a transaction holds one.
+   * The setting (DATABASE_POOL_SIZE) is checked and given its default in src/config.ts.
+   */
+  readonly poolSize: number;
 }
 
 /** Any number: it only has to be the same for every instance of Tickler on one database. */
@@ -48,7 +51,7 @@ export class PostgresStore implements Store {
   private readonly pool: pg.Pool;
 
   constructor(options: PostgresOptions) {
-    this.pool = new pg.Pool({ connectionString: withCustomPlans(options.url), max: Math.max(2, options.poolSize ?? 10), types: pgTypes });
+    this.pool = new pg.Pool({ connectionString: withCustomPlans(options.url), max: options.poolSize, types: pgTypes });
     // An idle connection's error (the server restarted) must not crash the process; the pool
     // replaces the connection and the next query reports any lasting failure.
     this.pool.on('error', () => undefined);
@@ -59,19 +62,36 @@ export class PostgresStore implements Store {
 
   async transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const client = await this.pool.connect();
       try {
-        await client.query('BEGIN');
-        const result = await fn(makeRepos(new PgDb(client), pgDialect, true));
-        await client.query('COMMIT');
-        return result;
+        return await this.inTransaction((client) => fn(makeRepos(new PgDb(client), pgDialect, true)));
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
         if (attempt < ATTEMPTS && RETRYABLE.has((err as { code?: string }).code ?? '')) continue;
         throw err;
-      } finally {
-        client.release();
       }
+    }
+  }
+
+  /**
+   * Runs `fn` between BEGIN and COMMIT on one connection of the pool, rolling back if it throws.
+   * A connection whose ROLLBACK failed is closed rather than given back to the pool: it may be
+   * dead, or still inside the failed transaction, and the next caller would inherit either.
+   */
+  private async inTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch((rollbackFailed: unknown) => {
+        broken = rollbackFailed instanceof Error ? rollbackFailed : new Error(String(rollbackFailed));
+      });
+      throw err;
+    } finally {
+      // release(err) closes the connection instead of returning it.
+      client.release(broken);
     }
   }
 
@@ -89,33 +109,24 @@ export class PostgresStore implements Store {
 
   async migrate(): Promise<MigrationStatus> {
     const ran: number[] = [];
-    const client = await this.pool.connect();
-    try {
-      for (const m of PG_MIGRATIONS) {
-        await client.query('BEGIN');
-        try {
-          // Instances starting together wait here one after the other; each applies what is left.
-          await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-          await client.query(
-            'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
-          );
-          if (!(await this.appliedVersions(client)).includes(m.version)) {
-            await client.query(m.sql);
-            await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-              m.version,
-              m.name,
-              Math.floor(Date.now() / 1000),
-            ]);
-            ran.push(m.version);
-          }
-          await client.query('COMMIT');
-        } catch (err) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw err;
+    // Each step is its own transaction.
+    for (const m of PG_MIGRATIONS) {
+      await this.inTransaction(async (client) => {
+        // Instances starting together wait here one after the other; each applies what is left.
+        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+        await client.query(
+          'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+        );
+        if (!(await this.appliedVersions(client)).includes(m.version)) {
+          await client.query(m.sql);
+          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+            m.version,
+            m.name,
+            Math.floor(Date.now() / 1000),
+          ]);
+          ran.push(m.version);
         }
-      }
-    } finally {
-      client.release();
+      });
     }
     return { applied: ran, pending: [] };
   }
@@ -131,9 +142,7 @@ export class PostgresStore implements Store {
    * the copied keys so that new accounts, apps and grants do not collide with them.
    */
   async load(dumps: readonly TableDump[], options: { replace: boolean }): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    await this.inTransaction(async (client) => {
       const used = await client.query('SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM clients) AS n');
       if (Number((used.rows[0] as { n: number }).n) > 0) {
         if (!options.replace) throw new TargetNotEmpty('the target database already holds accounts or apps');
@@ -153,13 +162,7 @@ export class PostgresStore implements Store {
       for (const [table, column] of [['accounts', 'pk'], ['clients', 'pk'], ['grants', 'id']] as const) {
         await client.query(`SELECT setval(pg_get_serial_sequence('${table}', '${column}'), COALESCE((SELECT max(${column}) FROM ${table}), 0) + 1, false)`);
       }
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async close(): Promise<void> {
