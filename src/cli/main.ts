@@ -8,7 +8,6 @@ import { startServer } from '../server.js';
 import { copySqliteToPostgres, SourceNotMigrated, TargetNotEmpty } from '../storage/copy.js';
 import { openStore } from '../storage/open.js';
 import { PostgresStore } from '../storage/postgres/pg-store.js';
-import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { UniqueViolation, type Store } from '../storage/store.js';
 
 const USAGE = `Usage: tickler <command>
@@ -106,16 +105,14 @@ async function run(argv: string[], config: () => Config): Promise<number> {
       if (from.kind !== 'sqlite') throw new UsageError('--from must be a sqlite: URL');
       if (to.kind !== 'postgres') throw new UsageError('--to must be a postgres:// URL');
       if (!existsSync(from.path)) throw new UsageError(`--from: no database file at ${from.path}`);
-      const source = new SqliteStore({ path: from.path, synchronous: from.synchronous });
       const target = new PostgresStore({ url: to.url, poolSize: 2 });
       try {
-        print(await copySqliteToPostgres(source, target, { replace: v['force'] === true }));
+        print(await copySqliteToPostgres(from.path, target, { replace: v['force'] === true }));
       } catch (err) {
         if (err instanceof TargetNotEmpty) throw new UsageError(`${err.message}: add --force to replace it`);
         if (err instanceof SourceNotMigrated) throw new UsageError(`${err.message}: run DATABASE_URL=${String(v['from'])} bin/tickler migrate first`);
         throw err;
       } finally {
-        await source.close();
         await target.close();
       }
       return 0;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { freshSchema, testDatabaseUrl, type TestDatabase } from '../../test/database.js';
 import { cli } from '../../test/e2e/processes.js';
+import { newTask } from '../../test/factories.js';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { createDeps } from '../deps.js';
@@ -14,11 +15,110 @@ import { createUser } from '../features/users/users.service.js';
 import { ManualClock } from '../lib/clock.js';
 import { approve } from '../oauth/authorize.service.js';
 import { registerClient } from '../oauth/clients.service.js';
-import { copySqliteToPostgres, SourceNotMigrated, TargetNotEmpty } from './copy.js';
+import { copySqliteToPostgres, dumpTables, readSqlite, SourceNotMigrated, TargetNotEmpty, type TableDump } from './copy.js';
 import { PostgresStore } from './postgres/pg-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 
 const base = testDatabaseUrl();
+
+describe('reading a SQLite database to copy it', () => {
+  let dir: string;
+
+  /** A migrated file holding one account with one task. */
+  async function source(name: string): Promise<string> {
+    const path = join(dir, name);
+    const store = new SqliteStore({ path, synchronous: 'NORMAL' });
+    try {
+      await store.migrate();
+      const a = await store.transaction((tx) =>
+        tx.accounts.create({
+          userid: 'cp1',
+          email: 'cp1@example.org',
+          emailKey: 'cp1@example.org',
+          passwordHash: 'x',
+          alias: '',
+          pro: 0,
+          prefs: { dateformat: 0, timezone: 0, hidemonths: 0, hotlistpriority: 0, hotlistduedate: 0, hotliststar: 0, hotliststatus: 0, showtabnums: 0 },
+          createdAt: 1000,
+        }),
+      );
+      await store.transaction((tx) => tx.tasks.insert(a.pk, newTask(1)));
+    } finally {
+      await store.close();
+    }
+    return path;
+  }
+
+  const rowsOf = (dumps: readonly TableDump[], table: string): number | undefined => dumps.find((d) => d.table === table)?.rows.length;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tickler-copy-read-'));
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads every table from one snapshot: rows committed meanwhile are not half copied', async () => {
+    const path = await source('snapshot.db');
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    const writer = new Database(path);
+    // Once accounts have been read, another connection commits a new account with a task of its
+    // own (copies of the first, moved to new keys; temporary tables spare listing the columns).
+    const prepare = db.prepare.bind(db);
+    let wrote = false;
+    db.prepare = ((sql: string) => {
+      if (!wrote && sql.includes('FROM "tasks"')) {
+        wrote = true;
+        writer.exec(`BEGIN;
+          CREATE TEMP TABLE a AS SELECT * FROM accounts; UPDATE a SET pk = pk + 100, userid = 'later', email_key = 'later';
+          CREATE TEMP TABLE t AS SELECT * FROM tasks; UPDATE t SET user_pk = user_pk + 100;
+          INSERT INTO accounts SELECT * FROM a; INSERT INTO tasks SELECT * FROM t;
+          COMMIT`);
+      }
+      return prepare(sql);
+    }) as typeof db.prepare;
+    try {
+      const dumps = dumpTables(db);
+      assert.ok(wrote, 'the rows were written during the read');
+      assert.equal(rowsOf(dumps, 'accounts'), 1);
+      assert.equal(rowsOf(dumps, 'tasks'), 1, 'the task of the account written meanwhile is not in the copy');
+      assert.equal((writer.prepare('SELECT count(*) AS n FROM tasks').get() as { n: number }).n, 2, 'it is in the file');
+    } finally {
+      db.close();
+      writer.close();
+    }
+  });
+
+  it('leaves a rollback-journal file (a backup) as it was: not switched to WAL, not a byte changed', async () => {
+    const live = await source('live.db');
+    const backup = join(dir, 'backup.db');
+    const db = new Database(live);
+    db.exec(`VACUUM INTO '${backup}'`);
+    db.close();
+    const journalMode = (): unknown => {
+      const check = new Database(backup, { readonly: true });
+      try {
+        return check.pragma('journal_mode', { simple: true });
+      } finally {
+        check.close();
+      }
+    };
+    assert.equal(journalMode(), 'delete', 'VACUUM INTO writes a rollback-journal file');
+    const bytes = readFileSync(backup);
+    assert.equal(rowsOf(readSqlite(backup), 'tasks'), 1);
+    assert.deepEqual(readFileSync(backup), bytes);
+    assert.equal(journalMode(), 'delete');
+    assert.equal(existsSync(`${backup}-wal`), false);
+  });
+
+  it('refuses a file with pending migrations, and a missing file without creating it', async () => {
+    const path = join(dir, 'unmigrated.db');
+    await new SqliteStore({ path, synchronous: 'NORMAL' }).close();
+    assert.throws(() => readSqlite(path), SourceNotMigrated);
+    const missing = join(dir, 'missing.db');
+    assert.throws(() => readSqlite(missing));
+    assert.equal(existsSync(missing), false);
+  });
+});
 
 describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TEST_DATABASE_URL is not set' }, () => {
   let dir: string;
@@ -71,19 +171,14 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
   });
 
   it('copies every table and verifies the counts', async () => {
-    const source = new SqliteStore({ path: sqlitePath, synchronous: 'FULL' });
-    try {
-      const counts = await copySqliteToPostgres(source, pgStore, { replace: false });
-      assert.equal(counts['accounts'], 2);
-      assert.equal(counts['clients'], 1);
-      assert.equal(counts['tasks'], 2);
-      assert.equal(counts['deleted_tasks'], 1);
-      assert.equal(counts['task_meta'], 1);
-      assert.equal(counts['goals'], 1);
-      assert.equal(counts['tokens'], 2);
-    } finally {
-      await source.close();
-    }
+    const counts = await copySqliteToPostgres(sqlitePath, pgStore, { replace: false });
+    assert.equal(counts['accounts'], 2);
+    assert.equal(counts['clients'], 1);
+    assert.equal(counts['tasks'], 2);
+    assert.equal(counts['deleted_tasks'], 1);
+    assert.equal(counts['task_meta'], 1);
+    assert.equal(counts['goals'], 1);
+    assert.equal(counts['tokens'], 2);
   });
 
   it('answers on PostgreSQL exactly as on SQLite: same token, same records, stamps and tombstones', async () => {
@@ -114,14 +209,9 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
   });
 
   it('refuses a target that holds data, unless told to replace it', async () => {
-    const source = new SqliteStore({ path: sqlitePath, synchronous: 'FULL' });
-    try {
-      await assert.rejects(copySqliteToPostgres(source, pgStore, { replace: false }), TargetNotEmpty);
-      const counts = await copySqliteToPostgres(source, pgStore, { replace: true });
-      assert.equal(counts['tasks'], 2, 'the target now holds exactly the source again');
-    } finally {
-      await source.close();
-    }
+    await assert.rejects(copySqliteToPostgres(sqlitePath, pgStore, { replace: false }), TargetNotEmpty);
+    const counts = await copySqliteToPostgres(sqlitePath, pgStore, { replace: true });
+    assert.equal(counts['tasks'], 2, 'the target now holds exactly the source again');
   });
 
   it('copies old text that holds U+0000 without it (PostgreSQL cannot store that character)', async () => {
@@ -129,12 +219,7 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     const raw = new Database(sqlitePath);
     raw.prepare("UPDATE tasks SET title = 'Old' || char(0) || 'text' WHERE title = 'Parent'").run();
     raw.close();
-    const source = new SqliteStore({ path: sqlitePath, synchronous: 'FULL' });
-    try {
-      await copySqliteToPostgres(source, pgStore, { replace: true });
-    } finally {
-      await source.close();
-    }
+    await copySqliteToPostgres(sqlitePath, pgStore, { replace: true });
     const res = await call(pgApp, '/3/tasks/get.php');
     assert.match(res.body, /"title":"Oldtext"/);
   });
@@ -143,7 +228,7 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     const path = join(dir, 'unmigrated.db');
     const old = new SqliteStore({ path, synchronous: 'FULL' });
     try {
-      await assert.rejects(copySqliteToPostgres(old, pgStore, { replace: true }), SourceNotMigrated);
+      await assert.rejects(copySqliteToPostgres(path, pgStore, { replace: true }), SourceNotMigrated);
       assert.deepEqual((await old.migrationStatus()).applied, [], 'the copy did not migrate its source');
     } finally {
       await old.close();

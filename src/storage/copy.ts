@@ -1,5 +1,6 @@
+import Database from 'better-sqlite3';
 import type { PostgresStore } from './postgres/pg-store.js';
-import type { SqliteStore } from './sqlite/sqlite-store.js';
+import { migrationStatusOf } from './sqlite/sqlite-store.js';
 
 /**
  * Every table that holds data, parents before children (foreign keys). Rate-limit counters are
@@ -37,21 +38,61 @@ export class SourceNotMigrated extends Error {
   override name = 'SourceNotMigrated';
 }
 
+/** A table's column names, in table order. */
+export function tableColumns(db: Database.Database, table: string): string[] {
+  const columns = db.pragma(`table_info(${JSON.stringify(table)})`) as Array<{ name: string }>;
+  if (columns.length === 0) throw new Error(`no table ${table}`);
+  return columns.map((c) => c.name);
+}
+
 /**
- * Copies a SQLite database into PostgreSQL: every account, app, token and record with its ids,
- * stamps and tombstones unchanged, in one PostgreSQL transaction (nothing half-written), then
- * compares the row counts. A target that already holds accounts or apps is refused unless
+ * Every row of every copied table, all read in one transaction: one snapshot of the file, so that
+ * a row written during the copy cannot arrive without its parent (or a parent without its rows).
+ */
+export function dumpTables(db: Database.Database): TableDump[] {
+  db.exec('BEGIN');
+  try {
+    return COPIED_TABLES.map((table) => {
+      const columns = tableColumns(db, table);
+      const rows = db.prepare(`SELECT ${columns.map((n) => `"${n}"`).join(', ')} FROM "${table}"`).raw(true).all() as unknown[][];
+      return { table, columns, rows };
+    });
+  } finally {
+    db.exec('COMMIT');
+  }
+}
+
+/**
+ * Reads a SQLite file for copying. It is opened read-only (and must exist): the copy must not
+ * change the file it copies, which may be a backup in rollback-journal mode or still in use by an
+ * older server; the store would switch it to WAL and open a writer. A file with pending
+ * migrations is refused, because its tables would not match.
+ */
+export function readSqlite(path: string): TableDump[] {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    // A writer (a server still running) may hold a lock for a moment.
+    db.pragma('busy_timeout = 5000');
+    const { pending } = migrationStatusOf(db);
+    if (pending.length > 0) throw new SourceNotMigrated(`the source database has ${pending.length} pending migration(s) (${pending.join(', ')})`);
+    return dumpTables(db);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Copies the SQLite database at `from` into PostgreSQL: every account, app, token and record with
+ * its ids, stamps and tombstones unchanged, in one PostgreSQL transaction (nothing half-written),
+ * then compares the row counts. A target that already holds accounts or apps is refused unless
  * `replace` is set, which empties it first. Returns the rows copied per table.
  *
- * The source is only read: a copy must not change the file it copies (which may be a backup, or
- * still in use by an older server). A source with pending migrations is refused, with the
- * command that brings it up to date, because the tables would not match.
+ * The source is only read (readSqlite); one with pending migrations is refused, with the command
+ * that brings it up to date, before the target is touched.
  */
-export async function copySqliteToPostgres(from: SqliteStore, to: PostgresStore, options: { replace: boolean }): Promise<Record<string, number>> {
-  const { pending } = await from.migrationStatus();
-  if (pending.length > 0) throw new SourceNotMigrated(`the source database has ${pending.length} pending migration(s) (${pending.join(', ')})`);
+export async function copySqliteToPostgres(from: string, to: PostgresStore, options: { replace: boolean }): Promise<Record<string, number>> {
+  const dumps = readSqlite(from);
   await to.migrate();
-  const dumps = COPIED_TABLES.map((table) => from.dumpTable(table));
   await to.load(dumps, options);
   const counts: Record<string, number> = {};
   for (const d of dumps) {

@@ -4,7 +4,6 @@ import Database from 'better-sqlite3';
 import { Mutex } from '../../lib/mutex.js';
 import { SqlCounters } from '../sql/counters.js';
 import type { SqlDb, SqlParam } from '../sql/db.js';
-import type { TableDump } from '../copy.js';
 import type { CountersRepo, MigrationStatus, Repos, Store } from '../store.js';
 import { makeRepos } from '../sql/repos.js';
 import { Conn, SqliteDb, sqliteDialect } from './connection.js';
@@ -26,6 +25,19 @@ function open(path: string, synchronous: 'FULL' | 'NORMAL', queryOnly: boolean):
   db.pragma('foreign_keys = ON');
   if (queryOnly) db.pragma('query_only = ON');
   return db;
+}
+
+/** Versions already applied; reads only, so a status query never changes the file. */
+function appliedVersions(db: Database.Database): number[] {
+  const exists = db.prepare("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+  if (!exists) return [];
+  return (db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as Array<{ version: number }>).map((r) => r.version);
+}
+
+/** What migrate() has applied to the file and what it would apply; reads only. */
+export function migrationStatusOf(db: Database.Database): MigrationStatus {
+  const applied = appliedVersions(db);
+  return { applied, pending: MIGRATIONS.map((m) => m.version).filter((v) => !applied.includes(v)) };
 }
 
 /**
@@ -92,18 +104,8 @@ export class SqliteStore implements Store {
     };
   }
 
-  /** Versions already applied; reads only, so a status query never changes the file. */
-  private appliedVersions(): number[] {
-    const exists = this.writer.get("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'");
-    if (!exists) return [];
-    return this.writer.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version').map((r) => r.version);
-  }
-
   async migrationStatus(): Promise<MigrationStatus> {
-    return this.mutex.run(async () => {
-      const applied = this.appliedVersions();
-      return { applied, pending: MIGRATIONS.map((m) => m.version).filter((v) => !applied.includes(v)) };
-    });
+    return this.mutex.run(async () => migrationStatusOf(this.writer.db));
   }
 
   async migrate(): Promise<MigrationStatus> {
@@ -117,7 +119,7 @@ export class SqliteStore implements Store {
           this.writer.exec(
             'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT',
           );
-          if (!this.appliedVersions().includes(m.version)) {
+          if (!appliedVersions(this.writer.db).includes(m.version)) {
             this.writer.exec(m.sql);
             this.writer.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', m.version, m.name, Math.floor(Date.now() / 1000));
             ran.push(m.version);
@@ -130,15 +132,6 @@ export class SqliteStore implements Store {
       }
       return { applied: ran, pending: [] };
     });
-  }
-
-  /** Every row of a table, columns in table order (for copying the database elsewhere). */
-  dumpTable(table: string): TableDump {
-    const columns = this.reader.db.pragma(`table_info(${JSON.stringify(table)})`) as Array<{ name: string }>;
-    if (columns.length === 0) throw new Error(`no table ${table}`);
-    const names = columns.map((c) => c.name);
-    const rows = this.reader.db.prepare(`SELECT ${names.map((n) => `"${n}"`).join(', ')} FROM "${table}"`).raw(true).all() as unknown[][];
-    return { table, columns: names, rows };
   }
 
   async close(): Promise<void> {
