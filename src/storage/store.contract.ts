@@ -174,11 +174,21 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
         const dup = newAccount({ email: a.email.toUpperCase(), emailKey: a.email.toLowerCase() });
         await assert.rejects(createAccount(dup), isUnique('email'));
         assert.equal(await store.read.accounts.get(a.pk + 1), null);
+        assert.equal((await store.read.accounts.credentialsByEmail(dup.emailKey))?.pk, a.pk, 'the address still belongs to the first account');
+        assert.equal(await store.read.accounts.pkByUserid(dup.userid), null, 'no account was made under the new userid');
       });
 
       it('a taken userid throws UniqueViolation("userid")', async () => {
         const a = await createAccount();
         await assert.rejects(createAccount(newAccount({ userid: a.userid })), isUnique('userid'));
+      });
+
+      it('pkByUserid(userid) returns the pk; unknown is null', async () => {
+        const a = await createAccount();
+        const b = await createAccount();
+        assert.equal(await store.read.accounts.pkByUserid(a.userid), a.pk);
+        assert.equal(await store.read.accounts.pkByUserid(b.userid), b.pk);
+        assert.equal(await store.read.accounts.pkByUserid('td-nobody'), null);
       });
 
       it('credentialsByEmail(emailKey) returns pk and passwordHash; unknown is null', async () => {
@@ -323,8 +333,8 @@ export function storeContract(label: string, open: () => Promise<{ store: Store;
     });
 
     describe('rate counters', () => {
-      // Keys are unique per test: the counters table is shared by every test of a schema.
-      const key = (name: string): string => `contract:${name}:${Math.random()}`;
+      // Plain keys: every test starts on a fresh database (beforeEach), so no count carries over.
+      const key = (name: string): string => `contract:${name}`;
 
       it('count hits per window and start again in a later window', async () => {
         const k = key('window');
