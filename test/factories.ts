@@ -1,4 +1,23 @@
-import type { Task } from '../src/storage/store.js';
+import { PREF_NAMES, type NewAccount, type Prefs, type Task } from '../src/storage/store.js';
+
+/**
+ * A new account named `${tag}${n}` (its userid and e-mail address) with every preference at 0,
+ * for tests that need an owner for their records; `over` changes any field.
+ */
+export function newAccount(tag: string, n: number, over: Partial<NewAccount> = {}): NewAccount {
+  const name = `${tag}${n}`;
+  return {
+    userid: name,
+    email: `${name}@example.org`,
+    emailKey: `${name}@example.org`,
+    passwordHash: 'x',
+    alias: '',
+    pro: 0,
+    prefs: Object.fromEntries(PREF_NAMES.map((p) => [p, 0])) as Prefs,
+    createdAt: 1000,
+    ...over,
+  };
+}
 
 /**
  * A complete stored task, as the tasks endpoints would write a new one, with `over` applied.

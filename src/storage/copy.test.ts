@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { freshSchema, testDatabaseUrl, type TestDatabase } from '../../test/database.js';
 import { cli } from '../../test/e2e/processes.js';
-import { newTask } from '../../test/factories.js';
+import { newAccount, newTask } from '../../test/factories.js';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { createDeps } from '../deps.js';
@@ -30,18 +30,7 @@ describe('reading a SQLite database to copy it', () => {
     const store = new SqliteStore({ path, synchronous: 'NORMAL' });
     try {
       await store.migrate();
-      const a = await store.transaction((tx) =>
-        tx.accounts.create({
-          userid: 'cp1',
-          email: 'cp1@example.org',
-          emailKey: 'cp1@example.org',
-          passwordHash: 'x',
-          alias: '',
-          pro: 0,
-          prefs: { dateformat: 0, timezone: 0, hidemonths: 0, hotlistpriority: 0, hotlistduedate: 0, hotliststar: 0, hotliststatus: 0, showtabnums: 0 },
-          createdAt: 1000,
-        }),
-      );
+      const a = await store.transaction((tx) => tx.accounts.create(newAccount('cp', 1)));
       await store.transaction((tx) => tx.tasks.insert(a.pk, newTask(1)));
     } finally {
       await store.close();

@@ -79,7 +79,10 @@ function isUnique(what: string): (err: unknown) => boolean {
   };
 }
 
-export function storeContract(label: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+/** Opens a fresh, empty database for one test; cleanup closes and removes it. */
+export type OpenStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
+
+export function storeContract(label: string, open: OpenStore): void {
   describe(`storage contract: ${label}`, () => {
     let store: Store;
     let firstMigration: MigrationStatus;

@@ -1,15 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import {
-  PREF_NAMES,
-  type ListedTask,
-  type Prefs,
-  type Repos,
-  type Store,
-  type Task,
-  type TaskQuery,
-  type TaskReference,
-} from './store.js';
+import { newAccount } from '../../test/factories.js';
+import type { OpenStore } from './store.contract.js';
+import type { ListedTask, Repos, Store, Task, TaskQuery, TaskReference } from './store.js';
 
 /**
  * The tasks part of the storage contract. Each adapter's test file calls it with a factory for a
@@ -66,7 +59,7 @@ function listed(t: Task, children = 0, meta: string | null = null): ListedTask {
 
 const ALL: TaskQuery = { start: 0, num: 1000, withChildren: false };
 
-export function tasksContract(label: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+export function tasksContract(label: string, open: OpenStore): void {
   describe(`tasks storage contract: ${label}`, () => {
     let store: Store;
     let cleanup: (() => Promise<void>) | undefined;
@@ -78,19 +71,7 @@ export function tasksContract(label: string, open: () => Promise<{ store: Store;
     const read = (): Repos => store.read;
 
     async function createAccount(): Promise<number> {
-      const n = ++seq;
-      const account = await tx((r) =>
-        r.accounts.create({
-          userid: `tk${n}`,
-          email: `tk${n}@example.org`,
-          emailKey: `tk${n}@example.org`,
-          passwordHash: 'x',
-          alias: '',
-          pro: 1,
-          prefs: Object.fromEntries(PREF_NAMES.map((p) => [p, 0])) as Prefs,
-          createdAt: 1000,
-        }),
-      );
+      const account = await tx((r) => r.accounts.create(newAccount('tk', ++seq, { pro: 1 })));
       return account.pk;
     }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { freshSchema, testDatabaseUrl } from '../../../test/database.js';
-import { newTask } from '../../../test/factories.js';
+import { newAccount, newTask } from '../../../test/factories.js';
 import { COPIED_TABLES, tableColumns } from '../copy.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
@@ -133,7 +133,7 @@ if (base) {
       try {
         await store.migrate();
         const account = await store.transaction((tx) =>
-          tx.accounts.create({ userid: 'tdplan', email: 'plan@example.org', emailKey: 'plan@example.org', passwordHash: 'x', alias: 'P', pro: 0, prefs: { dateformat: 0, timezone: 0, hidemonths: 6, hotlistpriority: 3, hotlistduedate: 2, hotliststar: 1, hotliststatus: 1, showtabnums: 1 }, createdAt: 1 }),
+          tx.accounts.create(newAccount('tdplan', 1)),
         );
         await store.transaction(async (tx) => {
           const first = await tx.accounts.allocateIds(account.pk, 'task', 5000);
@@ -168,7 +168,7 @@ if (base) {
       try {
         await store.migrate();
         const account = await store.transaction((tx) =>
-          tx.accounts.create({ userid: 'tdlock', email: 'l@example.org', emailKey: 'l@example.org', passwordHash: 'x', alias: 'L', pro: 0, prefs: { dateformat: 0, timezone: 0, hidemonths: 6, hotlistpriority: 3, hotlistduedate: 2, hotliststar: 1, hotliststatus: 1, showtabnums: 1 }, createdAt: 1 }),
+          tx.accounts.create(newAccount('tdlock', 1)),
         );
         const held = new Promise<void>((resolve) => (release = resolve));
         let locked = (): void => undefined;
@@ -207,7 +207,7 @@ if (base) {
       try {
         await a.migrate();
         const account = await a.transaction((tx) =>
-          tx.accounts.create({ userid: 'tdpg', email: 'p@example.org', emailKey: 'p@example.org', passwordHash: 'x', alias: 'P', pro: 0, prefs: { dateformat: 0, timezone: 0, hidemonths: 6, hotlistpriority: 3, hotlistduedate: 2, hotliststar: 1, hotliststatus: 1, showtabnums: 1 }, createdAt: 1 }),
+          tx.accounts.create(newAccount('tdpg', 1)),
         );
         // Each writer: ids and a stamp, in one transaction, as a task batch does (no lock() first).
         const write = (store: PostgresStore) =>

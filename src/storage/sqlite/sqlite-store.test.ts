@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { PREF_NAMES, type NewAccount, type Prefs } from '../store.js';
+import { newAccount } from '../../../test/factories.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
@@ -29,19 +29,6 @@ tasksContract('sqlite', openSqlite);
 organizersContract('sqlite', openSqlite);
 
 const VERSIONS = MIGRATIONS.map((m) => m.version);
-
-function account(n: number): NewAccount {
-  return {
-    userid: `sq${n}`,
-    email: `sq${n}@example.org`,
-    emailKey: `sq${n}@example.org`,
-    passwordHash: 'x',
-    alias: '',
-    pro: 0,
-    prefs: Object.fromEntries(PREF_NAMES.map((p) => [p, 0])) as Prefs,
-    createdAt: 1000,
-  };
-}
 
 /** Migrates the file from another thread, so that migrations really run side by side. */
 function migrateInWorker(path: string): Promise<number[]> {
@@ -113,15 +100,15 @@ describe('sqlite store', () => {
   it('store.read refuses writes', async () => {
     const store = openStore();
     await store.migrate();
-    await assert.rejects(store.read.accounts.create(account(1)), /readonly/i);
+    await assert.rejects(store.read.accounts.create(newAccount('sq', 1)), /readonly/i);
     await assert.rejects(store.read.sessions.prune(2_000_000_000), /readonly/i);
-    assert.equal(await store.read.accounts.credentialsByEmail(account(1).emailKey), null);
+    assert.equal(await store.read.accounts.credentialsByEmail(newAccount('sq', 1).emailKey), null);
   });
 
   it('a reopened file keeps its data and needs no migration', async () => {
     const first = openStore();
     assert.deepEqual((await first.migrate()).applied, VERSIONS);
-    const a = await first.transaction((tx) => tx.accounts.create(account(1)));
+    const a = await first.transaction((tx) => tx.accounts.create(newAccount('sq', 1)));
     await first.close();
 
     const second = openStore();

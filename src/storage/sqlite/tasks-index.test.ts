@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { PREF_NAMES, type Prefs, type Task } from '../store.js';
+import type { Task } from '../store.js';
 import { SqliteStore } from './sqlite-store.js';
-import { newTask } from '../../../test/factories.js';
+import { newAccount, newTask } from '../../../test/factories.js';
 
 /**
  * Incremental sync (tasks/get.php?after=…) must read an account's recently modified tasks through
@@ -59,19 +59,7 @@ async function filledStore(dir: string): Promise<Filled> {
   const path = join(dir, 't.db');
   const store = new SqliteStore({ path, synchronous: 'NORMAL' });
   await store.migrate();
-  const account = (n: number) =>
-    store.transaction((tx) =>
-      tx.accounts.create({
-        userid: `ix${n}`,
-        email: `ix${n}@example.org`,
-        emailKey: `ix${n}@example.org`,
-        passwordHash: 'x',
-        alias: '',
-        pro: 1,
-        prefs: Object.fromEntries(PREF_NAMES.map((p) => [p, 0])) as Prefs,
-        createdAt: 1000,
-      }),
-    );
+  const account = (n: number) => store.transaction((tx) => tx.accounts.create(newAccount('ix', n, { pro: 1 })));
   const a = (await account(1)).pk;
   const b = (await account(2)).pk;
   await store.transaction(async (tx) => {
