@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import type { Task } from '../store.js';
+import type { Task, TaskQuery } from '../store.js';
 import { SqliteStore } from './sqlite-store.js';
 import { newAccount, newTask } from '../../../test/factories.js';
 
@@ -13,30 +13,9 @@ import { newAccount, newTask } from '../../../test/factories.js';
  * tasks_by_modified, not walk every task of the account; the plain listing must walk the primary
  * key in id order without sorting.
  *
- * The statements below copy the shape of SqliteTasks.page() in ./tasks.ts and must follow that
- * file when it changes. As a guard against drift, the statements page() really prepares are
- * captured from the store's reader connection and checked the same way.
+ * The statements checked are the ones SqlTasks.page() (src/storage/sql/tasks.ts) really prepares,
+ * captured from a store's reader connection, so the checks follow that file when it changes.
  */
-
-const COLUMNS = [
-  'id', 'title', 'tag', 'folder', 'context', 'goal', 'location', 'parent', 'ord',
-  'duedate', 'duedatemod', 'startdate', 'duetime', 'starttime', 'remind', 'repeat', 'repeat_index',
-  'status', 'length', 'priority', 'star', 'modified', 'completed', 'added', 'timer', 'timeron',
-  'note', 'previous', 'via',
-];
-const SELECT = COLUMNS.map((c) => `t.${c}`).join(', ');
-/** Listing reads each row as one JSON array built by SQLite. */
-const AS_JSON = `json_array(${SELECT})`;
-const CHILDREN = '(SELECT count(*) FROM tasks c WHERE c.user_pk = t.user_pk AND c.parent = t.id AND c.parent <> 0)';
-const META_JOIN = 'LEFT JOIN task_meta m ON m.user_pk = t.user_pk AND m.task_id = t.id AND m.client_pk = ?';
-
-const SHAPES = {
-  countAfter: 'SELECT count(*) AS n FROM tasks t INDEXED BY tasks_by_modified WHERE t.user_pk = ? AND t.modified > ?',
-  rowsAfter: `SELECT ${AS_JSON}, 0, NULL FROM tasks t INDEXED BY tasks_by_modified  WHERE t.user_pk = ? AND t.modified > ? ORDER BY t.id LIMIT ? OFFSET ?`,
-  rowsAfterBefore: `SELECT ${AS_JSON}, 0, NULL FROM tasks t INDEXED BY tasks_by_modified  WHERE t.user_pk = ? AND t.modified > ? AND t.modified < ? ORDER BY t.id LIMIT ? OFFSET ?`,
-  rowsAll: `SELECT ${AS_JSON}, 0, NULL FROM tasks t   WHERE t.user_pk = ? ORDER BY t.id LIMIT ? OFFSET ?`,
-  rowsAllWithExtras: `SELECT ${AS_JSON}, ${CHILDREN}, m.meta FROM tasks t  ${META_JOIN} WHERE t.user_pk = ? ORDER BY t.id LIMIT ? OFFSET ?`,
-};
 
 const TASKS_A = 3000;
 const TASKS_B = 500;
@@ -69,6 +48,58 @@ async function filledStore(dir: string): Promise<Filled> {
   return { store, path, a, b };
 }
 
+/** The statements page() prepares for each kind of query, as it prepares them. */
+interface Shapes {
+  readonly countAfter: string;
+  readonly rowsAfter: string;
+  readonly rowsAfterBefore: string;
+  readonly rowsAll: string;
+  readonly rowsAllWithExtras: string;
+}
+
+/**
+ * Runs page() on a second store on the file and captures what its reader prepares: the store's
+ * statement caches start empty, so every statement of page() is prepared, and seen, on first use.
+ */
+async function pageStatements(filled: Filled): Promise<Shapes> {
+  const store = new SqliteStore({ path: filled.path, synchronous: 'NORMAL' });
+  const reader = (store as unknown as { reader: { db: Database.Database } }).reader.db;
+  const seen: string[] = [];
+  const prepare = reader.prepare.bind(reader);
+  reader.prepare = ((sql: string) => {
+    seen.push(sql);
+    return prepare(sql);
+  }) as unknown as typeof reader.prepare;
+  const prepared = async (q: TaskQuery): Promise<string[]> => {
+    await store.read.tasks.page(filled.a, q);
+    return seen.splice(0);
+  };
+  /** The one statement of `statements` that is a count (or not); exactly one, or the capture is wrong. */
+  const only = (statements: string[], count: boolean): string => {
+    const found = statements.filter((sql) => /ORDER BY/.test(sql) !== count && (!count || /count\(\*\)/.test(sql)));
+    assert.equal(found.length, 1, statements.join('\n'));
+    return found[0] as string;
+  };
+  try {
+    const base = { start: 0, num: 1000, withChildren: false };
+    // Pages smaller than the matches, so that page() also counts them (a first page holding every
+    // match needs no count).
+    const after = await prepared({ ...base, num: 5, after: BASE + TASKS_A - 10 });
+    const afterBefore = await prepared({ ...base, num: 5, after: BASE + 10, before: BASE + 20 });
+    const all = await prepared(base);
+    const withExtras = await prepared({ ...base, withChildren: true, metaFor: 1 });
+    return {
+      countAfter: only(after, true),
+      rowsAfter: only(after, false),
+      rowsAfterBefore: only(afterBefore, false),
+      rowsAll: only(all, false),
+      rowsAllWithExtras: only(withExtras, false),
+    };
+  } finally {
+    await store.close();
+  }
+}
+
 /** The query plan's lines, one per step, with every parameter bound to 1. */
 function plan(db: Database.Database, sql: string): string {
   const params = Array.from({ length: sql.split('?').length - 1 }, () => 1);
@@ -93,11 +124,13 @@ describe('sqlite tasks: index use of page()', () => {
   let dir: string;
   let filled: Filled;
   let db: Database.Database;
+  let shapes: Shapes;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tickler-tasks-index-'));
     filled = await filledStore(dir);
     db = new Database(filled.path, { readonly: true });
+    shapes = await pageStatements(filled);
   });
 
   after(async () => {
@@ -115,64 +148,30 @@ describe('sqlite tasks: index use of page()', () => {
   });
 
   it('count with after reads tasks_by_modified alone (covering)', () => {
-    const p = plan(db, SHAPES.countAfter);
-    assertByModified(p, SHAPES.countAfter);
+    const p = plan(db, shapes.countAfter);
+    assertByModified(p, shapes.countAfter);
     assert.match(p, /COVERING INDEX tasks_by_modified/);
   });
 
   it('the rows of page(after) come through tasks_by_modified, not a walk of the account by id', () => {
-    assertByModified(plan(db, SHAPES.rowsAfter), SHAPES.rowsAfter);
+    assertByModified(plan(db, shapes.rowsAfter), shapes.rowsAfter);
   });
 
   it('after together with before bounds the same index on both sides', () => {
-    const p = plan(db, SHAPES.rowsAfterBefore);
-    assertByModified(p, SHAPES.rowsAfterBefore);
+    const p = plan(db, shapes.rowsAfterBefore);
+    assertByModified(p, shapes.rowsAfterBefore);
     assert.match(p, /modified>\? AND modified<\?/);
   });
 
   it('the plain listing walks the primary key in id order without sorting', () => {
-    assertByPrimaryKey(plan(db, SHAPES.rowsAll), SHAPES.rowsAll);
+    assertByPrimaryKey(plan(db, shapes.rowsAll), shapes.rowsAll);
   });
 
   it('with children and meta: the primary key, tasks_by_parent for the count, the meta key for the join', () => {
-    const p = plan(db, SHAPES.rowsAllWithExtras);
-    assertByPrimaryKey(p, SHAPES.rowsAllWithExtras);
+    const p = plan(db, shapes.rowsAllWithExtras);
+    assertByPrimaryKey(p, shapes.rowsAllWithExtras);
     assert.match(p, /SEARCH c USING (COVERING )?INDEX tasks_by_parent \(user_pk=\? AND parent=\?\)/, p);
     assert.match(p, /SEARCH m USING PRIMARY KEY \(user_pk=\? AND task_id=\? AND client_pk=\?\)/, p);
-  });
-
-  it('the statements page() really prepares get the same plans (guards the copies above)', async () => {
-    // A second store on the same file: its statement caches are empty, so every statement of
-    // page() is prepared, and seen, on first use.
-    const store = new SqliteStore({ path: filled.path, synchronous: 'NORMAL' });
-    const reader = (store as unknown as { reader: { db: Database.Database } }).reader.db;
-    const seen: string[] = [];
-    const prepare = reader.prepare.bind(reader);
-    reader.prepare = ((sql: string) => {
-      seen.push(sql);
-      return prepare(sql);
-    }) as unknown as typeof reader.prepare;
-    try {
-      const base = { start: 0, num: 1000, withChildren: false };
-      // A page smaller than the matches, so that page() also counts them (a first page holding
-      // every match needs no count).
-      await store.read.tasks.page(filled.a, { ...base, num: 5, after: BASE + TASKS_A - 10 });
-      const afterSql = seen.splice(0);
-      await store.read.tasks.page(filled.a, base);
-      const allSql = seen.splice(0);
-
-      const afterRows = afterSql.filter((s) => /ORDER BY/.test(s));
-      const afterCount = afterSql.filter((s) => /count\(\*\)/.test(s) && !/ORDER BY/.test(s));
-      assert.equal(afterRows.length, 1, afterSql.join('\n'));
-      assert.equal(afterCount.length, 1, afterSql.join('\n'));
-      for (const sql of [...afterRows, ...afterCount]) assertByModified(plan(db, sql), sql);
-
-      const allRows = allSql.filter((s) => /ORDER BY/.test(s));
-      assert.equal(allRows.length, 1, allSql.join('\n'));
-      for (const sql of allRows) assertByPrimaryKey(plan(db, sql), sql);
-    } finally {
-      await store.close();
-    }
   });
 });
 
@@ -183,6 +182,7 @@ describe('sqlite tasks: index use once the file has statistics', () => {
   let dir: string;
   let filled: Filled;
   let db: Database.Database;
+  let shapes: Shapes;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tickler-tasks-index-'));
@@ -194,6 +194,7 @@ describe('sqlite tasks: index use once the file has statistics', () => {
       writer.close();
     }
     db = new Database(filled.path, { readonly: true });
+    shapes = await pageStatements(filled);
   });
 
   after(async () => {
@@ -208,14 +209,14 @@ describe('sqlite tasks: index use once the file has statistics', () => {
   });
 
   it('count with after still uses tasks_by_modified', () => {
-    assertByModified(plan(db, SHAPES.countAfter), SHAPES.countAfter);
+    assertByModified(plan(db, shapes.countAfter), shapes.countAfter);
   });
 
   it('the rows of page(after) still come through tasks_by_modified', () => {
-    assertByModified(plan(db, SHAPES.rowsAfter), SHAPES.rowsAfter);
+    assertByModified(plan(db, shapes.rowsAfter), shapes.rowsAfter);
   });
 
   it('the plain listing still walks the primary key', () => {
-    assertByPrimaryKey(plan(db, SHAPES.rowsAll), SHAPES.rowsAll);
+    assertByPrimaryKey(plan(db, shapes.rowsAll), shapes.rowsAll);
   });
 });
