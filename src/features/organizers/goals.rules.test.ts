@@ -66,10 +66,14 @@ describe('goals: level, contributes, archived, note', () => {
 
   it("another account's goal is never a valid contributes target", async () => {
     const other = await newUser(ctx);
+    await add(ctx, other, 'goal', { name: 'Theirs first', level: '0' });
     const theirs = await add(ctx, other, 'goal', { name: 'Theirs', level: '0' });
-    // A fresh account has no goal with that id: were the lookup not per account, it would be accepted.
+    assert.equal(theirs['id'], 2);
+    // The fresh account's only goal is 1, so 2 is neither its own id (reset before any lookup) nor
+    // one of its goals: only a lookup that ignored the account would accept the other's lifetime goal.
     const fresh = await newUser(ctx);
     const solo = await add(ctx, fresh, 'goal', { name: 'Solo', level: '2', contributes: String(theirs['id']) });
+    assert.equal(solo['id'], 1);
     assert.equal(solo['contributes'], 0);
   });
 
