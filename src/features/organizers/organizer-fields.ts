@@ -14,7 +14,7 @@ export type Row = Readonly<Record<string, string | number>>;
 /** The raw text of each parameter the endpoint reads (undefined when not sent). */
 export type RawInput = Readonly<Record<string, string | undefined>>;
 
-export type FieldType =
+type FieldType =
   /** 0 or 1 (lenient: "1", 1.0, "1.0", true/false). */
   | { readonly type: 'flag' }
   /** One of a few integers (a goal's level). */

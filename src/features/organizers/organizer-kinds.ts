@@ -39,11 +39,11 @@ export interface KindSpec {
 }
 
 /** "32k bytes" read as 32 KiB: the larger reading, so a client that follows either is never refused. */
-export const NOTE_MAX_BYTES = 32 * 1024;
+const NOTE_MAX_BYTES = 32 * 1024;
 
 const flag = (name: string, onAdd = true): FieldSpec => ({ name, type: { type: 'flag' }, initial: 0, onAdd });
 
-export const FOLDERS: KindSpec = {
+const FOLDERS: KindSpec = {
   kind: 'folder',
   plural: 'folders',
   noun: 'folder',
@@ -62,7 +62,7 @@ export const FOLDERS: KindSpec = {
   prepare: async (tx, userPk, next, stored) => (stored ? next : { ...next, ord: await tx.organizers.nextFolderOrd(userPk) }),
 };
 
-export const CONTEXTS: KindSpec = {
+const CONTEXTS: KindSpec = {
   kind: 'context',
   plural: 'contexts',
   noun: 'context',
@@ -77,7 +77,7 @@ export const CONTEXTS: KindSpec = {
   xmlNames: {},
 };
 
-export const GOALS: KindSpec = {
+const GOALS: KindSpec = {
   kind: 'goal',
   plural: 'goals',
   noun: 'goal',
@@ -105,7 +105,7 @@ export const GOALS: KindSpec = {
   },
 };
 
-export const LOCATIONS: KindSpec = {
+const LOCATIONS: KindSpec = {
   kind: 'location',
   plural: 'locations',
   noun: 'location',
