@@ -10,7 +10,6 @@ import { emailKey, DEFAULT_PREFS } from '../src/features/users/users.service.js'
 import { ManualClock, unixSeconds } from '../src/lib/clock.js';
 import { randomHex } from '../src/lib/crypto.js';
 import { hashPassword } from '../src/lib/password.js';
-import { nameKey } from '../src/lib/text.js';
 import { approve } from '../src/oauth/authorize.service.js';
 import { registerClient } from '../src/oauth/clients.service.js';
 import { parseScope } from '../src/oauth/scopes.js';
@@ -191,7 +190,7 @@ export async function createOrganizer(
       location: { description: '', lat: 0, lon: 0 },
     };
     const record = { id, name, ...base[kind], ...extra } as never;
-    await tx.organizers.insert(account.pk, kind, record, nameKey(name));
+    await tx.organizers.insert(account.pk, kind, record);
     return id;
   });
 }

@@ -66,8 +66,9 @@ export function organizersContract(label: string, open: () => Promise<{ store: S
       return account.pk;
     }
 
-    function insert<K extends OrganizerKind>(pk: number, kind: K, record: OrganizerTypes[K], key = record.name.toLowerCase()): Promise<void> {
-      return tx((r) => r.organizers.insert(pk, kind, record, key));
+    /** Inserts the record, under another name when one is given. */
+    function insert<K extends OrganizerKind>(pk: number, kind: K, record: OrganizerTypes[K], name = record.name): Promise<void> {
+      return tx((r) => r.organizers.insert(pk, kind, { ...record, name }));
     }
 
     beforeEach(async () => {
@@ -109,7 +110,8 @@ export function organizersContract(label: string, open: () => Promise<{ store: S
           assert.equal(await read().organizers.exists(a, kind, 3), false);
           assert.equal(await read().organizers.exists(b, kind, 1), false);
           assert.equal(await read().organizers.idByName(a, kind, 'shared key'), 1);
-          assert.equal(await read().organizers.idByName(a, kind, 'Shared key'), null, 'the key is compared exactly');
+          assert.equal(await read().organizers.idByName(a, kind, ' SHARED KEY '), 1, 'names are compared trimmed and lower-cased');
+          assert.equal(await read().organizers.idByName(a, kind, 'shared keys'), null);
           assert.equal(await read().organizers.idByName(b, kind, 'shared key'), null);
           assert.equal(await read().organizers.count(a, kind), 2);
           assert.equal(await read().organizers.count(b, kind), 0);
@@ -117,7 +119,7 @@ export function organizersContract(label: string, open: () => Promise<{ store: S
           assert.equal(await read().organizers.get(b, kind, 1), null);
         });
 
-        it('a taken name key throws UniqueViolation("name") and writes nothing; other accounts and kinds may use it', async () => {
+        it('a taken name throws UniqueViolation("name") and writes nothing; other accounts and kinds may use it', async () => {
           await insert(a, kind, samples(1)[kind], 'work');
           await assert.rejects(insert(a, kind, samples(2)[kind], 'work'), isUniqueName);
           assert.equal(await read().organizers.exists(a, kind, 2), false);
@@ -126,18 +128,30 @@ export function organizersContract(label: string, open: () => Promise<{ store: S
           await insert(a, otherKind, samples(1)[otherKind], 'work');
         });
 
-        it('update writes every field and the key; a key taken by another record throws UniqueViolation("name")', async () => {
+        it('the key is derived from the name: case, surrounding white space and Unicode normal form make no new name', async () => {
+          await insert(a, kind, samples(1)[kind], 'Café');
+          for (const same of ['café', ' CAFÉ\t', 'Cafe\u0301', 'CAFE\u0301 ']) {
+            await assert.rejects(insert(a, kind, samples(2)[kind], same), isUniqueName, JSON.stringify(same));
+          }
+          await insert(a, kind, samples(2)[kind], 'Cafe');
+          // update derives the key from the new name too.
+          await assert.rejects(tx((r) => r.organizers.update(a, kind, { ...samples(2)[kind], name: 'CAFE\u0301' })), isUniqueName);
+          assert.equal((await read().organizers.get(a, kind, 1))?.name, 'Café', 'the name itself is stored as given');
+        });
+
+        it('update writes every field and the name\'s key; a name taken by another record throws UniqueViolation("name")', async () => {
           await insert(a, kind, samples(1)[kind], 'one');
           await insert(a, kind, samples(2)[kind], 'two');
           const changed = { ...samples(1)[kind], name: 'Renamed' };
-          await tx((r) => r.organizers.update(a, kind, changed, 'renamed'));
+          await tx((r) => r.organizers.update(a, kind, changed));
           assert.deepEqual(await read().organizers.get(a, kind, 1), changed);
           assert.equal(await read().organizers.idByName(a, kind, 'renamed'), 1);
           assert.equal(await read().organizers.idByName(a, kind, 'one'), null);
-          await assert.rejects(tx((r) => r.organizers.update(a, kind, changed, 'two')), isUniqueName);
+          await assert.rejects(tx((r) => r.organizers.update(a, kind, { ...changed, name: 'TWO' })), isUniqueName);
           assert.equal(await read().organizers.idByName(a, kind, 'renamed'), 1);
+          assert.deepEqual(await read().organizers.get(a, kind, 1), changed);
           // Updating another account's id touches nothing of this one.
-          await tx((r) => r.organizers.update(b, kind, { ...changed, name: 'Not mine' }, 'not mine'));
+          await tx((r) => r.organizers.update(b, kind, { ...changed, name: 'Not mine' }));
           assert.deepEqual(await read().organizers.get(a, kind, 1), changed);
         });
 
@@ -154,7 +168,7 @@ export function organizersContract(label: string, open: () => Promise<{ store: S
         it('a rolled-back transaction leaves nothing behind', async () => {
           await assert.rejects(
             tx(async (r) => {
-              await r.organizers.insert(a, kind, samples(1)[kind], 'rolled back');
+              await r.organizers.insert(a, kind, samples(1)[kind]);
               throw new Error('abort');
             }),
             /abort/,

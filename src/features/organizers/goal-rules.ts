@@ -1,5 +1,4 @@
 import type { Repos } from '../../storage/store.js';
-import { nameKey } from '../../lib/text.js';
 import type { Row } from './organizer-fields.js';
 
 /**
@@ -33,7 +32,7 @@ export async function releaseContributors(tx: Repos, userPk: number, next: Row, 
   const level = next['level'] as number;
   for (const goal of await tx.organizers.list(userPk, 'goal')) {
     if (goal.contributes === next['id'] && goal.level <= level) {
-      await tx.organizers.update(userPk, 'goal', { ...goal, contributes: 0 }, nameKey(goal.name));
+      await tx.organizers.update(userPk, 'goal', { ...goal, contributes: 0 });
     }
   }
 }

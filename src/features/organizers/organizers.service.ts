@@ -2,7 +2,6 @@ import type { Deps } from '../../deps.js';
 import { nextStamp, unixSeconds } from '../../lib/clock.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
 import { UniqueViolation, type OrganizerKind, type OrganizerTypes, type Repos } from '../../storage/store.js';
-import { nameKey } from '../../lib/text.js';
 import { Failures, readFields, readId, readName, sameRow, type RawInput, type Row } from './organizer-fields.js';
 import type { KindSpec } from './organizer-kinds.js';
 
@@ -37,12 +36,11 @@ export async function addOrganizer(deps: Deps, auth: AuthContext, { spec, raw }:
     if ((await tx.organizers.count(userPk, spec.kind)) >= spec.maxRecords) {
       throw fail.error('max', `Max ${spec.plural} reached (${spec.maxRecords})`);
     }
-    const key = nameKey(name);
-    if ((await tx.organizers.idByName(userPk, spec.kind, key)) !== null) throw fail.error('nameTaken');
+    if ((await tx.organizers.idByName(userPk, spec.kind, name)) !== null) throw fail.error('nameTaken');
     const id = await tx.accounts.allocateIds(userPk, spec.kind, 1);
     let row: Row = { id, name, ...values };
     if (spec.prepare) row = await spec.prepare(tx, userPk, row, null);
-    await write(() => tx.organizers.insert(userPk, spec.kind, asRecord(row), key), fail);
+    await write(() => tx.organizers.insert(userPk, spec.kind, asRecord(row)), fail);
     await spec.afterWrite?.(tx, userPk, row, null);
     await tx.accounts.touch(userPk, [spec.stamp], unixSeconds(deps.clock));
     return stored(tx, userPk, spec, id);
@@ -66,10 +64,9 @@ export async function editOrganizer(deps: Deps, auth: AuthContext, { spec, raw }
     if (spec.prepare) next = await spec.prepare(tx, userPk, next, current);
     // Spec 4.6: an edit that changes nothing (nothing sent, or the stored values again) is an error.
     if (sameRow(current, next)) throw fail.error('nothingEdited');
-    const key = nameKey(next['name'] as string);
-    const holder = await tx.organizers.idByName(userPk, spec.kind, key);
+    const holder = await tx.organizers.idByName(userPk, spec.kind, next['name'] as string);
     if (holder !== null && holder !== id) throw fail.error('nameTaken');
-    await write(() => tx.organizers.update(userPk, spec.kind, asRecord(next), key), fail);
+    await write(() => tx.organizers.update(userPk, spec.kind, asRecord(next)), fail);
     await spec.afterWrite?.(tx, userPk, next, current);
     await tx.accounts.touch(userPk, [spec.stamp], unixSeconds(deps.clock));
     return stored(tx, userPk, spec, id);

@@ -1,7 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { api, authorize, createAccount, createApp, type TestContext } from '../../../test/harness.js';
 import type { Account, OrganizerKind, Stamps, Task } from '../../storage/store.js';
-import { nameKey } from '../../lib/text.js';
 import { newTask } from '../../../test/factories.js';
 
 /** Shared helpers of the organiser tests (not a test file itself). */
@@ -75,7 +74,7 @@ export async function fill(ctx: TestContext, user: User, kind: OrganizerKind, n:
             : kind === 'goal'
               ? { id, name, level: 0, contributes: 0, archived: 0, private: 0, note: '' }
               : { id, name, description: '', lat: 0, lon: 0 };
-      await tx.organizers.insert(user.account.pk, kind, record as never, nameKey(name));
+      await tx.organizers.insert(user.account.pk, kind, record as never);
     }
   });
 }

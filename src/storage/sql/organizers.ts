@@ -1,4 +1,5 @@
 import type { OrganizerKind, OrganizersRepo, OrganizerTypes } from '../store.js';
+import { nameKey } from '../../lib/text.js';
 import { translateUnique, type Dialect, type SqlDb } from './db.js';
 
 /** Table and columns of each kind; column names equal the record's field names. */
@@ -35,8 +36,8 @@ export class SqlOrganizers implements OrganizersRepo {
     return (await this.db.get(`SELECT 1 AS x FROM ${kindOf(kind).table} WHERE user_pk = ? AND id = ?`, userPk, id)) !== undefined;
   }
 
-  async idByName(userPk: number, kind: OrganizerKind, nameKey: string): Promise<number | null> {
-    return (await this.db.get<{ id: number }>(`SELECT id FROM ${kindOf(kind).table} WHERE user_pk = ? AND name_key = ?`, userPk, nameKey))?.id ?? null;
+  async idByName(userPk: number, kind: OrganizerKind, name: string): Promise<number | null> {
+    return (await this.db.get<{ id: number }>(`SELECT id FROM ${kindOf(kind).table} WHERE user_pk = ? AND name_key = ?`, userPk, nameKey(name)))?.id ?? null;
   }
 
   async count(userPk: number, kind: OrganizerKind): Promise<number> {
@@ -47,27 +48,28 @@ export class SqlOrganizers implements OrganizersRepo {
     return Number(((await this.db.get<{ n: number }>('SELECT COALESCE(max(ord), 0) + 1 AS n FROM folders WHERE user_pk = ?', userPk)) as { n: number }).n);
   }
 
-  async insert<K extends OrganizerKind>(userPk: number, kind: K, record: OrganizerTypes[K], nameKey: string): Promise<void> {
+  // name_key is derived here, from the name being written, so no caller can store a key that does not match it.
+  async insert<K extends OrganizerKind>(userPk: number, kind: K, record: OrganizerTypes[K]): Promise<void> {
     const k = kindOf(kind);
     const fields = record as unknown as Record<string, string | number>;
     await translateUnique(this.dialect, { name_key: 'name' }, () =>
       this.db.run(
         `INSERT INTO ${k.table} (user_pk, name_key, ${k.columns.join(', ')}) VALUES (?, ?, ${k.columns.map(() => '?').join(', ')})`,
         userPk,
-        nameKey,
+        nameKey(record.name),
         ...k.columns.map((c) => fields[c] as string | number),
       ),
     );
   }
 
-  async update<K extends OrganizerKind>(userPk: number, kind: K, record: OrganizerTypes[K], nameKey: string): Promise<void> {
+  async update<K extends OrganizerKind>(userPk: number, kind: K, record: OrganizerTypes[K]): Promise<void> {
     const k = kindOf(kind);
     const fields = record as unknown as Record<string, string | number>;
     const settable = k.columns.filter((c) => c !== 'id');
     await translateUnique(this.dialect, { name_key: 'name' }, () =>
       this.db.run(
         `UPDATE ${k.table} SET name_key = ?, ${settable.map((c) => `${c} = ?`).join(', ')} WHERE user_pk = ? AND id = ?`,
-        nameKey,
+        nameKey(record.name),
         ...settable.map((c) => fields[c] as string | number),
         userPk,
         fields['id'] as number,
