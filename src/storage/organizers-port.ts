@@ -51,12 +51,13 @@ export interface OrganizersRepo {
   list<K extends OrganizerKind>(userPk: number, kind: K): Promise<Array<OrganizerTypes[K]>>;
   get<K extends OrganizerKind>(userPk: number, kind: K, id: number): Promise<OrganizerTypes[K] | null>;
   exists(userPk: number, kind: OrganizerKind, id: number): Promise<boolean>;
-  /** The id of the record whose name equals this one as names are compared (trimmed, NFC, lower-cased), or null. */
-  idByName(userPk: number, kind: OrganizerKind, name: string): Promise<number | null>;
   count(userPk: number, kind: OrganizerKind): Promise<number>;
   /** The ord a new folder takes: after the last one. */
   nextFolderOrd(userPk: number): Promise<number>;
-  /** Throws UniqueViolation('name') when another record of the kind in the account has the same name as compared above. */
+  /**
+   * Throws UniqueViolation('name') when another record of the kind in the account has the same name
+   * as names are compared (trimmed, NFC, lower-cased). This is the only name check: services rely on it.
+   */
   insert<K extends OrganizerKind>(userPk: number, kind: K, record: OrganizerTypes[K]): Promise<void>;
   /** Writes every field of the record with this id; the same name rule as insert. */
   update<K extends OrganizerKind>(userPk: number, kind: K, record: OrganizerTypes[K]): Promise<void>;

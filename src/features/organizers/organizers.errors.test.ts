@@ -74,12 +74,18 @@ for (const c of CASES) {
       if (c.nameRequiredOnEdit) await expectError('edit', { id: String(rec['id']), ...c.change }, c.base + 1, rec['id'] as number);
     });
 
-    it(`${c.base + 2}: a name taken without regard to case and surrounding spaces, on add and on edit`, async () => {
-      await add(ctx, user, c.kind, { name: 'Work' });
+    it(`${c.base + 2}: a name taken without regard to case and surrounding spaces, on add and on edit; nothing else changes`, async () => {
+      const work = await add(ctx, user, c.kind, { name: 'Work' });
       await expectError('add', { name: ' work ' }, c.base + 2);
       await expectError('add', { name: 'WORK' }, c.base + 2);
       const other = await add(ctx, user, c.kind, { name: 'Home' });
+      // The name is checked by the write itself: the failed adds must not have used up an id.
+      assert.equal(other['id'], (work['id'] as number) + 1, 'a refused add allocates no id');
       await expectError('edit', { id: String(other['id']), name: 'wOrK' }, c.base + 2, other['id'] as number);
+      const listed = async (): Promise<Json[]> => (await call(ctx, user, c.kind, 'get')).json() as Json[];
+      const before = await listed();
+      await expectError('edit', { id: String(other['id']), name: 'WORK', ...c.change }, c.base + 2, other['id'] as number);
+      assert.deepEqual(await listed(), before, 'a refused edit changes no field');
     });
 
     it(`${c.base + 4}: edit and delete with no id, an empty id or id 0`, async () => {

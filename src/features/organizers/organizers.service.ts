@@ -36,7 +36,6 @@ export async function addOrganizer(deps: Deps, auth: AuthContext, { spec, raw }:
     if ((await tx.organizers.count(userPk, spec.kind)) >= spec.maxRecords) {
       throw fail.error('max', `Max ${spec.plural} reached (${spec.maxRecords})`);
     }
-    if ((await tx.organizers.idByName(userPk, spec.kind, name)) !== null) throw fail.error('nameTaken');
     const id = await tx.accounts.allocateIds(userPk, spec.kind, 1);
     let row: Row = { id, name, ...values };
     if (spec.prepare) row = await spec.prepare(tx, userPk, row, null);
@@ -64,8 +63,6 @@ export async function editOrganizer(deps: Deps, auth: AuthContext, { spec, raw }
     if (spec.prepare) next = await spec.prepare(tx, userPk, next, current);
     // Spec 4.6: an edit that changes nothing (nothing sent, or the stored values again) is an error.
     if (sameRow(current, next)) throw fail.error('nothingEdited');
-    const holder = await tx.organizers.idByName(userPk, spec.kind, next['name'] as string);
-    if (holder !== null && holder !== id) throw fail.error('nameTaken');
     await write(() => tx.organizers.update(userPk, spec.kind, asRecord(next)), fail);
     await spec.afterWrite?.(tx, userPk, next, current);
     await tx.accounts.touch(userPk, [spec.stamp], unixSeconds(deps.clock));
@@ -105,7 +102,12 @@ async function stored(tx: Repos, userPk: number, spec: KindSpec, id: number): Pr
   return asRow(record);
 }
 
-/** The lock makes the name check above reliable; this only turns a racing writer on another instance into the right code. */
+/**
+ * The name check itself: the unique key on (account, name key) refuses a taken name, and the error
+ * rolls the whole transaction back (on PostgreSQL the failed statement has aborted it anyway), so
+ * the call changes nothing, its allocated id included. The limit (add) and "nothing edited" (edit)
+ * are checked before the write, so they still come first.
+ */
 async function write(fn: () => Promise<void>, fail: Failures): Promise<void> {
   try {
     await fn();

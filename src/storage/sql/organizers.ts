@@ -36,10 +36,6 @@ export class SqlOrganizers implements OrganizersRepo {
     return (await this.db.get(`SELECT 1 AS x FROM ${kindOf(kind).table} WHERE user_pk = ? AND id = ?`, userPk, id)) !== undefined;
   }
 
-  async idByName(userPk: number, kind: OrganizerKind, name: string): Promise<number | null> {
-    return (await this.db.get<{ id: number }>(`SELECT id FROM ${kindOf(kind).table} WHERE user_pk = ? AND name_key = ?`, userPk, nameKey(name)))?.id ?? null;
-  }
-
   async count(userPk: number, kind: OrganizerKind): Promise<number> {
     return Number(((await this.db.get<{ n: number }>(`SELECT count(*) AS n FROM ${kindOf(kind).table} WHERE user_pk = ?`, userPk)) as { n: number }).n);
   }
