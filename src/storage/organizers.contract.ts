@@ -12,7 +12,9 @@ import {
   type Prefs,
   type Repos,
   type Store,
+  type TaskReference,
 } from './store.js';
+import { newTask } from '../../test/factories.js';
 
 /**
  * The organisers part of the storage contract (folders, contexts, goals, locations). Each
@@ -204,6 +206,32 @@ export function organizersContract(label: string, open: () => Promise<{ store: S
       assert.deepEqual((await read().organizers.list(a, 'goal')).map((g) => g.contributes), [0, 0, 0, 9]);
       assert.equal((await read().organizers.get(b, 'goal', 2))?.contributes, 1);
       assert.equal(await tx((r) => r.organizers.clearContributions(a, 1)), 0);
+    });
+
+    describe('tasks.hasReference (what an organiser delete checks before moving lastedit_task)', () => {
+      for (const field of KINDS) {
+        it(`${field}: true only while a task of that account points at the id through that field`, async () => {
+          // Task 1 points at 5 through every other field: only `field` may match.
+          const crossed = Object.fromEntries(KINDS.filter((k) => k !== field).map((k) => [k, 5]));
+          await tx(async (r) => {
+            await r.tasks.insert(a, newTask(1, crossed));
+            await r.tasks.insert(a, newTask(2, { [field]: 6 }));
+            await r.tasks.insert(b, newTask(1, { [field]: 5 }));
+          });
+          assert.equal(await read().tasks.hasReference(a, field, 5), false);
+          assert.equal(await read().tasks.hasReference(a, field, 6), true);
+          assert.equal(await read().tasks.hasReference(b, field, 5), true);
+          assert.equal(await read().tasks.hasReference(b, field, 6), false, 'the other account is not looked at');
+          await tx((r) => r.tasks.clearReference(a, field, 6, 2000));
+          assert.equal(await read().tasks.hasReference(a, field, 6), false);
+        });
+      }
+
+      it('refuses a field that is not a task reference', async () => {
+        for (const bad of ['parent', 'id', 'folder = folder OR 1 = 1 OR folder']) {
+          await assert.rejects(read().tasks.hasReference(a, bad as TaskReference, 5), /not a task reference/, bad);
+        }
+      });
     });
 
     it('coordinates keep full double precision, negative values and zero', async () => {

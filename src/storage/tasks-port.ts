@@ -90,6 +90,8 @@ export interface TasksRepo {
   meta(userPk: number, taskId: number, clientPk: number): Promise<string | null>;
   /** Sets this app's meta of a task; null or '' removes it. */
   setMeta(userPk: number, taskId: number, clientPk: number, meta: string | null): Promise<void>;
+  /** Whether any task of the account points at `id` through `field`. */
+  hasReference(userPk: number, field: TaskReference, id: number): Promise<boolean>;
   /**
    * Sets `field` to 0 on every task that pointed at `id`, as an edit stamped `stamp`; returns how
    * many tasks changed (the organiser was deleted).

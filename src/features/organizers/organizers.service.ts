@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { nextStamp, unixSeconds } from '../../lib/clock.js';
+import { unixSeconds } from '../../lib/clock.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
 import { UniqueViolation, type OrganizerKind, type OrganizerTypes, type Repos } from '../../storage/store.js';
 import { Failures, readFields, readId, readName, sameRow, type RawInput, type Row } from './organizer-fields.js';
@@ -84,14 +84,11 @@ export async function deleteOrganizer(deps: Deps, auth: AuthContext, { spec, raw
     await tx.accounts.lock(userPk);
     if (!(await tx.organizers.remove(userPk, spec.kind, id))) throw fail.error('invalid');
     await spec.afterDelete?.(tx, userPk, id);
-    // The stamp the tasks get is the one touch() will give lastedit_task: computed from the locked
-    // row, so it is the same value, and lastedit_task only moves when a task really changed.
-    const account = await tx.accounts.get(userPk);
-    if (!account) throw new Error(`account ${userPk} vanished inside its own transaction`);
-    const taskStamp = nextStamp(account.stamps.lastedit_task, now);
-    const changedTasks = await tx.tasks.clearReference(userPk, spec.kind, id, taskStamp);
-    const moved = await tx.accounts.touch(userPk, changedTasks > 0 ? [spec.stamp, 'lastedit_task'] : [spec.stamp], now);
-    if (changedTasks > 0 && moved.lastedit_task !== taskStamp) throw new Error('lastedit_task moved differently from the tasks it covers');
+    // lastedit_task moves only when a task really changes (else clients refetch tasks for nothing),
+    // and those tasks take the value it moved to: touch() returns every stamp it was asked to move.
+    const referenced = await tx.tasks.hasReference(userPk, spec.kind, id);
+    const moved = await tx.accounts.touch(userPk, referenced ? [spec.stamp, 'lastedit_task'] : [spec.stamp], now);
+    if (referenced) await tx.tasks.clearReference(userPk, spec.kind, id, moved.lastedit_task as number);
     return id;
   });
 }

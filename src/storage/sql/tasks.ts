@@ -192,6 +192,12 @@ export class SqlTasks implements TasksRepo {
     );
   }
 
+  async hasReference(userPk: number, field: TaskReference, id: number): Promise<boolean> {
+    // The field is part of the SQL text: only the four reference columns may get there.
+    if (!REFERENCE_FIELDS.has(field)) throw new Error(`not a task reference: ${field}`);
+    return (await this.db.get(`SELECT 1 AS x FROM tasks WHERE user_pk = ? AND ${field} = ? LIMIT 1`, userPk, id)) !== undefined;
+  }
+
   async clearReference(userPk: number, field: TaskReference, id: number, stamp: number): Promise<number> {
     if (!REFERENCE_FIELDS.has(field)) throw new Error(`not a task reference: ${field}`);
     return this.db.run(`UPDATE tasks SET ${field} = 0, modified = ? WHERE user_pk = ? AND ${field} = ?`, stamp, userPk, id);
