@@ -62,6 +62,9 @@ export interface OrganizersRepo {
   /** Writes every field of the record with this id; the same name rule as insert. */
   update<K extends OrganizerKind>(userPk: number, kind: K, record: OrganizerTypes[K]): Promise<void>;
   remove(userPk: number, kind: OrganizerKind, id: number): Promise<boolean>;
-  /** Sets `contributes` to 0 on goals that contributed to `goalId`; returns how many. */
-  clearContributions(userPk: number, goalId: number): Promise<number>;
+  /**
+   * Sets `contributes` to 0 on the goals that contributed to `goalId` (with `maxLevel`: only those
+   * whose level is at most that number); returns how many.
+   */
+  clearContributions(userPk: number, goalId: number, maxLevel?: number): Promise<number>;
 }

@@ -234,6 +234,16 @@ export function organizersContract(label: string, open: () => Promise<{ store: S
       });
     });
 
+    it('clearContributions with a level clears only the contributors whose level is at most that number', async () => {
+      const goal = (id: number, level: number, contributes: number): Goal => ({ id, name: `G${id}`, level, contributes, archived: 0, private: 0, note: '' });
+      for (const g of [goal(1, 1, 0), goal(2, 1, 1), goal(3, 2, 1), goal(4, 0, 1), goal(5, 1, 9)]) await insert(a, 'goal', g);
+      await insert(b, 'goal', goal(2, 1, 1));
+      assert.equal(await tx((r) => r.organizers.clearContributions(a, 1, 1)), 2);
+      assert.deepEqual((await read().organizers.list(a, 'goal')).map((g) => g.contributes), [0, 0, 1, 0, 9]);
+      assert.equal((await read().organizers.get(b, 'goal', 2))?.contributes, 1, 'the other account is untouched');
+      assert.equal(await tx((r) => r.organizers.clearContributions(a, 1, 2)), 1, 'a higher bound reaches the rest');
+    });
+
     it('coordinates keep full double precision, negative values and zero', async () => {
       const locations: Location[] = [
         { id: 1, name: 'Tiny', description: '', lat: 0.1 + 0.2, lon: -1e-9 },

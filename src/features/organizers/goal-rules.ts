@@ -13,10 +13,12 @@ import type { Row } from './organizer-fields.js';
  * an unknown id, or a goal that does not rank higher all become 0. Archived goals stay valid
  * targets (only deleted ones are invalid), as for tasks.
  */
-export async function resolveContributes(tx: Repos, userPk: number, next: Row): Promise<Row> {
+export async function resolveContributes(tx: Repos, userPk: number, next: Row, stored: Row | null): Promise<Row> {
   const target = next['contributes'];
   if (target === 0 || typeof target !== 'number') return next;
   if (target === next['id']) return { ...next, contributes: 0 };
+  // The stored pair already meets the invariant (kept by every write and delete): nothing to look up.
+  if (stored !== null && stored['contributes'] === target && stored['level'] === next['level']) return next;
   const goal = await tx.organizers.get(userPk, 'goal', target);
   return goal && goal.level < (next['level'] as number) ? next : { ...next, contributes: 0 };
 }
@@ -29,10 +31,6 @@ export async function resolveContributes(tx: Repos, userPk: number, next: Row): 
  */
 export async function releaseContributors(tx: Repos, userPk: number, next: Row, stored: Row | null): Promise<void> {
   if (stored === null || stored['level'] === next['level']) return;
-  const level = next['level'] as number;
-  for (const goal of await tx.organizers.list(userPk, 'goal')) {
-    if (goal.contributes === next['id'] && goal.level <= level) {
-      await tx.organizers.update(userPk, 'goal', { ...goal, contributes: 0 });
-    }
-  }
+  // Those no longer ranking below it: a level number at most its new one.
+  await tx.organizers.clearContributions(userPk, next['id'] as number, next['level'] as number);
 }

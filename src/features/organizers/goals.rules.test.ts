@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testContext, type TestContext } from '../../../test/harness.js';
+import type { Repos } from '../../storage/store.js';
+import { resolveContributes } from './goal-rules.js';
 import { add, call, newUser, type User } from './organizers.test-kit.js';
 
 interface GoalJson {
@@ -143,5 +145,30 @@ describe('goals: level, contributes, archived, note', () => {
     const spaced = await goal({ name: 'Spaced note', note: '  two spaces  ' });
     assert.equal(spaced.note, '  two spaces  ');
     assert.equal((await edit({ id: String(spaced.id), note: '' })).note, '');
+  });
+});
+
+describe('resolveContributes: lookups', () => {
+  it('looks the target up on add and when contributes or level changes, not on other edits', async () => {
+    let lookups = 0;
+    // Every lookup finds a lifetime goal, so every target is kept.
+    const tx = {
+      organizers: {
+        get: async (_userPk: number, _kind: string, id: number) => {
+          lookups++;
+          return { id, name: 'Target', level: 0, contributes: 0, archived: 0, private: 0, note: '' };
+        },
+      },
+    } as unknown as Repos;
+    const stored = { id: 3, name: 'Mine', level: 2, contributes: 1, archived: 0, private: 0, note: '' };
+    const renamed = { ...stored, name: 'Renamed' };
+    assert.deepEqual(await resolveContributes(tx, 1, renamed, stored), renamed);
+    assert.equal(lookups, 0, 'an edit keeping contributes and level trusts the stored pair');
+    await resolveContributes(tx, 1, { ...stored, level: 1 }, stored);
+    assert.equal(lookups, 1, 'a level change re-checks the target');
+    await resolveContributes(tx, 1, { ...stored, contributes: 2 }, stored);
+    assert.equal(lookups, 2, 'a new target is checked');
+    await resolveContributes(tx, 1, stored, null);
+    assert.equal(lookups, 3, 'an add is checked');
   });
 });

@@ -98,7 +98,7 @@ const GOALS: KindSpec = {
   listKeys: ['id', 'name', 'level', 'archived', 'contributes', 'note'],
   fullKeys: ['id', 'name', 'level', 'archived', 'contributes', 'private', 'note'],
   xmlNames: {},
-  prepare: (tx, userPk, next) => resolveContributes(tx, userPk, next),
+  prepare: resolveContributes,
   afterWrite: releaseContributors,
   afterDelete: async (tx, userPk, id) => {
     await tx.organizers.clearContributions(userPk, id);

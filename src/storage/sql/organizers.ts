@@ -77,7 +77,8 @@ export class SqlOrganizers implements OrganizersRepo {
     return (await this.db.run(`DELETE FROM ${kindOf(kind).table} WHERE user_pk = ? AND id = ?`, userPk, id)) > 0;
   }
 
-  async clearContributions(userPk: number, goalId: number): Promise<number> {
-    return this.db.run('UPDATE goals SET contributes = 0 WHERE user_pk = ? AND contributes = ?', userPk, goalId);
+  async clearContributions(userPk: number, goalId: number, maxLevel?: number): Promise<number> {
+    const sql = 'UPDATE goals SET contributes = 0 WHERE user_pk = ? AND contributes = ?';
+    return maxLevel === undefined ? this.db.run(sql, userPk, goalId) : this.db.run(`${sql} AND level <= ?`, userPk, goalId, maxLevel);
   }
 }
