@@ -1,3 +1,4 @@
+import { ERRORS, type ErrorCode } from '../../errors.js';
 import type { OrganizerKind, Repos, StampName, TaskReference } from '../../storage/store.js';
 import { resolveContributes, releaseContributors } from './goal-rules.js';
 import type { FieldSpec, KindCodes, Row } from './organizer-fields.js';
@@ -20,7 +21,7 @@ export interface KindSpec {
   readonly maxNameChars: number;
   /** Contexts: the spec requires `name` on edit too. */
   readonly nameRequiredOnEdit: boolean;
-  /** Settable fields besides the name, in parameter order. */
+  /** Settable fields besides the name, in the order of the record's keys. */
   readonly fields: readonly FieldSpec[];
   /** The account stamp that every add, edit and delete of this kind moves. */
   readonly stamp: StampName;
@@ -38,90 +39,117 @@ export interface KindSpec {
   readonly afterDelete?: (tx: Repos, userPk: number, id: number) => Promise<void>;
 }
 
+/**
+ * What a kind states; defineKind derives the rest (noun, plural, stamp, codes, key lists) the same
+ * way for all four, so the key lists cannot drift from the fields.
+ */
+interface KindDefinition {
+  readonly kind: KindSpec['kind'];
+  /** The kind's codes are base + 1 (no name) … base + 6 (nothing edited). */
+  readonly codeBase: number;
+  readonly maxRecords: number;
+  readonly maxNameChars: number;
+  readonly nameRequiredOnEdit?: boolean;
+  readonly fields: readonly FieldSpec[];
+  /** Keys shown after the fields that no call sets (folders: ord). */
+  readonly shownKeys?: readonly string[];
+  /** Keys the JSON list of get leaves out. */
+  readonly notListed?: readonly string[];
+  readonly xmlNames?: Readonly<Record<string, string>>;
+  readonly prepare?: KindSpec['prepare'];
+  readonly afterWrite?: KindSpec['afterWrite'];
+  readonly afterDelete?: KindSpec['afterDelete'];
+}
+
+/** Fails at start-up, not on the first error answer, when a base points outside the error table. */
+function errorCode(code: number): ErrorCode {
+  if (!Object.hasOwn(ERRORS, code)) throw new Error(`error ${code} is not in the error table`);
+  return code as ErrorCode;
+}
+
+function defineKind({ codeBase: base, nameRequiredOnEdit = false, shownKeys = [], notListed = [], xmlNames = {}, ...rest }: KindDefinition): KindSpec {
+  const fullKeys = ['id', 'name', ...rest.fields.map((f) => f.name), ...shownKeys];
+  return {
+    ...rest,
+    plural: `${rest.kind}s`,
+    noun: rest.kind,
+    codes: {
+      noName: errorCode(base + 1),
+      nameTaken: errorCode(base + 2),
+      max: errorCode(base + 3),
+      emptyId: errorCode(base + 4),
+      invalid: errorCode(base + 5),
+      nothingEdited: errorCode(base + 6),
+    },
+    nameRequiredOnEdit,
+    stamp: `lastedit_${rest.kind}`,
+    fullKeys,
+    listKeys: fullKeys.filter((key) => !notListed.includes(key)),
+    xmlNames,
+  };
+}
+
 /** "32k bytes" read as 32 KiB: the larger reading, so a client that follows either is never refused. */
 const NOTE_MAX_BYTES = 32 * 1024;
 
 const flag = (name: string, onAdd = true): FieldSpec => ({ name, type: { type: 'flag' }, initial: 0, onAdd });
 
-const FOLDERS: KindSpec = {
+const FOLDERS = defineKind({
   kind: 'folder',
-  plural: 'folders',
-  noun: 'folder',
-  codes: { noName: 201, nameTaken: 202, max: 203, emptyId: 204, invalid: 205, nothingEdited: 206 },
+  codeBase: 200,
   // No limits are published for folders: they take the contexts' (the closest kind).
   maxRecords: 1000,
   maxNameChars: 64,
-  nameRequiredOnEdit: false,
   // `archived` is in the edit parameters only (compat notes); add ignores it.
   fields: [flag('private'), flag('archived', false)],
-  stamp: 'lastedit_folder',
-  listKeys: ['id', 'name', 'private', 'archived', 'ord'],
-  fullKeys: ['id', 'name', 'private', 'archived', 'ord'],
+  shownKeys: ['ord'],
   xmlNames: { ord: 'order' },
   // A new folder goes after the last one; ord is never renumbered (gaps after deletes are harmless: it only sorts).
   prepare: async (tx, userPk, next, stored) => (stored ? next : { ...next, ord: await tx.organizers.nextFolderOrd(userPk) }),
-};
+});
 
-const CONTEXTS: KindSpec = {
+const CONTEXTS = defineKind({
   kind: 'context',
-  plural: 'contexts',
-  noun: 'context',
-  codes: { noName: 301, nameTaken: 302, max: 303, emptyId: 304, invalid: 305, nothingEdited: 306 },
+  codeBase: 300,
   maxRecords: 1000,
   maxNameChars: 64,
   nameRequiredOnEdit: true,
   fields: [flag('private')],
-  stamp: 'lastedit_context',
-  listKeys: ['id', 'name', 'private'],
-  fullKeys: ['id', 'name', 'private'],
-  xmlNames: {},
-};
+});
 
-const GOALS: KindSpec = {
+const GOALS = defineKind({
   kind: 'goal',
-  plural: 'goals',
-  noun: 'goal',
-  codes: { noName: 401, nameTaken: 402, max: 403, emptyId: 404, invalid: 405, nothingEdited: 406 },
+  codeBase: 400,
   maxRecords: 500,
   maxNameChars: 250,
-  nameRequiredOnEdit: false,
+  // In the order of the record's keys (spec 2.2), which is not the order the spec lists the parameters in.
   fields: [
     { name: 'level', type: { type: 'choice', values: [0, 1, 2] }, initial: 0, onAdd: true },
-    { name: 'contributes', type: { type: 'goal-ref' }, initial: 0, onAdd: true },
     // Settable only on edit (spec 2.2): a new goal is never archived.
     flag('archived', false),
+    { name: 'contributes', type: { type: 'goal-ref' }, initial: 0, onAdd: true },
     flag('private'),
     { name: 'note', type: { type: 'text', maxBytes: NOTE_MAX_BYTES }, initial: '', onAdd: true },
   ],
-  stamp: 'lastedit_goal',
   // Spec 2.2: the JSON list of get has no `private`; the XML list and add/edit responses do.
-  listKeys: ['id', 'name', 'level', 'archived', 'contributes', 'note'],
-  fullKeys: ['id', 'name', 'level', 'archived', 'contributes', 'private', 'note'],
-  xmlNames: {},
+  notListed: ['private'],
   prepare: resolveContributes,
   afterWrite: releaseContributors,
   afterDelete: async (tx, userPk, id) => {
     await tx.organizers.clearContributions(userPk, id);
   },
-};
+});
 
-const LOCATIONS: KindSpec = {
+const LOCATIONS = defineKind({
   kind: 'location',
-  plural: 'locations',
-  noun: 'location',
-  codes: { noName: 501, nameTaken: 502, max: 503, emptyId: 504, invalid: 505, nothingEdited: 506 },
+  codeBase: 500,
   maxRecords: 500,
   maxNameChars: 64,
-  nameRequiredOnEdit: false,
   fields: [
     { name: 'description', type: { type: 'text', maxBytes: NOTE_MAX_BYTES }, initial: '', onAdd: true },
     { name: 'lat', type: { type: 'coordinate', limit: 90 }, initial: 0, onAdd: true },
     { name: 'lon', type: { type: 'coordinate', limit: 180 }, initial: 0, onAdd: true },
   ],
-  stamp: 'lastedit_location',
-  listKeys: ['id', 'name', 'description', 'lat', 'lon'],
-  fullKeys: ['id', 'name', 'description', 'lat', 'lon'],
-  xmlNames: {},
-};
+});
 
 export const KINDS: readonly KindSpec[] = [FOLDERS, CONTEXTS, GOALS, LOCATIONS];
