@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { classifyId, lenientId, lenientInt, MAX_ID, Params } from './params.js';
+import { classifyId, lenientFloat, lenientId, lenientInt, MAX_ID, Params } from './params.js';
 
 /** A readable test name for any value (JSON.stringify loses NaN, undefined, bigint and symbols). */
 function show(v: unknown): string {
@@ -222,4 +222,14 @@ describe('classifyId: one reading of ids for every endpoint', () => {
     [{ id: 7 }, 'invalid'],
   ];
   for (const [v, expected] of cases) test(`${show(v)} → ${String(expected)}`, () => assert.equal(classifyId(v), expected));
+});
+
+describe('lenientFloat', () => {
+  test('accepts what lenientInt accepts, without truncating', () => {
+    assert.equal(lenientFloat('1676980800.5'), 1676980800.5);
+    assert.equal(lenientFloat('.5'), 0.5);
+    assert.equal(lenientFloat('5.'), 5);
+    assert.equal(lenientFloat('0x10'), undefined);
+    assert.equal(lenientFloat(''), undefined);
+  });
 });

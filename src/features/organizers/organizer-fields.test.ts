@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../errors.js';
-import { lenientFloat } from '../../http/params.js';
 import { Failures, readField, readId, readName, type FieldSpec } from './organizer-fields.js';
 
 const fail = new Failures({ noName: 501, nameTaken: 502, max: 503, emptyId: 504, invalid: 505, nothingEdited: 506 }, 'location');
@@ -86,13 +85,5 @@ describe('readField', () => {
     assert.equal(readField(note, ' é ', fail, 'added'), ' é ');
     assert.equal(readField(note, '', fail, 'added'), '');
     assert.equal(errorOf(() => readField(note, 'ééé', fail, 'added')).code, 506);
-  });
-
-  it('lenientFloat accepts what lenientInt accepts, without truncating', () => {
-    assert.equal(lenientFloat('1676980800.5'), 1676980800.5);
-    assert.equal(lenientFloat('.5'), 0.5);
-    assert.equal(lenientFloat('5.'), 5);
-    assert.equal(lenientFloat('0x10'), undefined);
-    assert.equal(lenientFloat(''), undefined);
   });
 });
