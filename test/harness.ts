@@ -13,6 +13,7 @@ import { hashPassword } from '../src/lib/password.js';
 import { approve } from '../src/oauth/authorize.service.js';
 import { registerClient } from '../src/oauth/clients.service.js';
 import { parseScope } from '../src/oauth/scopes.js';
+import { newOrganizer } from '../src/features/organizers/organizer-records.test-kit.js';
 import { openStore } from '../src/storage/open.js';
 import type { Account, Client, ProLevel } from '../src/storage/store.js';
 
@@ -183,14 +184,7 @@ export async function createOrganizer(
 ): Promise<number> {
   return ctx.deps.store.transaction(async (tx) => {
     const id = await tx.accounts.allocateIds(account.pk, kind, 1);
-    const base: Record<string, Record<string, number | string>> = {
-      folder: { private: 0, archived: 0, ord: id },
-      context: { private: 0 },
-      goal: { level: 0, contributes: 0, archived: 0, private: 0, note: '' },
-      location: { description: '', lat: 0, lon: 0 },
-    };
-    const record = { id, name, ...base[kind], ...extra } as never;
-    await tx.organizers.insert(account.pk, kind, record);
+    await tx.organizers.insert(account.pk, kind, { ...newOrganizer(kind, id, name), ...extra } as never);
     return id;
   });
 }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { testContext, type TestContext } from '../../../test/harness.js';
+import { describe, it } from 'node:test';
+import { testContext } from '../../../test/harness.js';
 import type { Repos } from '../../storage/store.js';
 import { resolveContributes } from './goal-rules.js';
-import { add, call, newUser, type User } from './organizers.test-kit.js';
+import { add, call, newUser, setup } from './organizers.test-kit.js';
 
 interface GoalJson {
   id: number;
@@ -16,21 +16,15 @@ interface GoalJson {
 }
 
 describe('goals: level, contributes, archived, note', () => {
-  let ctx: TestContext;
-  let user: User;
-  before(async () => {
-    ctx = await testContext();
-    user = await newUser(ctx);
-  });
-  after(() => ctx.close());
+  const env = setup(() => testContext());
 
-  const goal = (form: Record<string, string>): Promise<GoalJson> => add(ctx, user, 'goal', form) as Promise<unknown> as Promise<GoalJson>;
+  const goal = (form: Record<string, string>): Promise<GoalJson> => add(env.ctx, env.user, 'goal', form) as Promise<unknown> as Promise<GoalJson>;
   const edit = async (form: Record<string, string>): Promise<GoalJson & { errorCode?: number; errorDesc?: string }> => {
-    const out = (await call(ctx, user, 'goal', 'edit', form)).json() as GoalJson[] | (GoalJson & { errorCode: number });
+    const out = (await call(env.ctx, env.user, 'goal', 'edit', form)).json() as GoalJson[] | (GoalJson & { errorCode: number });
     return Array.isArray(out) ? (out[0] as GoalJson) : out;
   };
   const listed = async (): Promise<Map<number, GoalJson>> =>
-    new Map(((await call(ctx, user, 'goal', 'get')).json() as GoalJson[]).map((g) => [g.id, g]));
+    new Map(((await call(env.ctx, env.user, 'goal', 'get')).json() as GoalJson[]).map((g) => [g.id, g]));
 
   it('level defaults to 0 and accepts 0, 1, 2 in lenient forms', async () => {
     assert.equal((await goal({ name: 'Default level' })).level, 0);
@@ -40,7 +34,7 @@ describe('goals: level, contributes, archived, note', () => {
 
   it('406 for a level outside 0–2, on add and edit, naming the field', async () => {
     for (const level of ['3', '-1', 'high']) {
-      const res = (await call(ctx, user, 'goal', 'add', { name: `Bad level ${level}`, level })).json() as { errorCode: number; errorDesc: string };
+      const res = (await call(env.ctx, env.user, 'goal', 'add', { name: `Bad level ${level}`, level })).json() as { errorCode: number; errorDesc: string };
       assert.equal(res.errorCode, 406, level);
       assert.match(res.errorDesc, /level must be 0, 1 or 2/);
     }
@@ -67,14 +61,14 @@ describe('goals: level, contributes, archived, note', () => {
   });
 
   it("another account's goal is never a valid contributes target", async () => {
-    const other = await newUser(ctx);
-    await add(ctx, other, 'goal', { name: 'Theirs first', level: '0' });
-    const theirs = await add(ctx, other, 'goal', { name: 'Theirs', level: '0' });
+    const other = await newUser(env.ctx);
+    await add(env.ctx, other, 'goal', { name: 'Theirs first', level: '0' });
+    const theirs = await add(env.ctx, other, 'goal', { name: 'Theirs', level: '0' });
     assert.equal(theirs['id'], 2);
     // The fresh account's only goal is 1, so 2 is neither its own id (reset before any lookup) nor
     // one of its goals: only a lookup that ignored the account would accept the other's lifetime goal.
-    const fresh = await newUser(ctx);
-    const solo = await add(ctx, fresh, 'goal', { name: 'Solo', level: '2', contributes: String(theirs['id']) });
+    const fresh = await newUser(env.ctx);
+    const solo = await add(env.ctx, fresh, 'goal', { name: 'Solo', level: '2', contributes: String(theirs['id']) });
     assert.equal(solo['id'], 1);
     assert.equal(solo['contributes'], 0);
   });
@@ -128,7 +122,7 @@ describe('goals: level, contributes, archived, note', () => {
     assert.equal((await goal({ name: 'Flag true', private: 'true' })).private, 1);
     assert.equal((await goal({ name: 'Flag 1.0', private: '1.0' })).private, 1);
     assert.equal((await goal({ name: 'Flag empty', private: '' })).private, 0);
-    const bad = (await call(ctx, user, 'goal', 'add', { name: 'Flag 2', private: '2' })).json() as { errorCode: number; errorDesc: string };
+    const bad = (await call(env.ctx, env.user, 'goal', 'add', { name: 'Flag 2', private: '2' })).json() as { errorCode: number; errorDesc: string };
     assert.equal(bad.errorCode, 406);
     assert.match(bad.errorDesc, /^Nothing was added: private must be 0 or 1/);
   });
@@ -138,7 +132,7 @@ describe('goals: level, contributes, archived, note', () => {
     assert.equal(Buffer.byteLength(exact), 32768);
     const g = await goal({ name: 'Long note', note: exact });
     assert.equal(g.note, exact);
-    const over = (await call(ctx, user, 'goal', 'add', { name: 'Too long note', note: `${exact}x` })).json() as { errorCode: number; errorDesc: string };
+    const over = (await call(env.ctx, env.user, 'goal', 'add', { name: 'Too long note', note: `${exact}x` })).json() as { errorCode: number; errorDesc: string };
     assert.equal(over.errorCode, 406);
     assert.match(over.errorDesc, /note is 32769 bytes long, at most 32768/);
     // White space and an empty note are values: clearing a note is an edit.

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { testContext, type TestContext } from '../../../test/harness.js';
+import { describe, it } from 'node:test';
+import { testContext } from '../../../test/harness.js';
 import { unixSeconds } from '../../lib/clock.js';
 import { STAMP_NAMES, type StampName, type Stamps } from '../../storage/store.js';
-import { add, call, insertTasks, KIND_NAMES, newUser, stamps, type User } from './organizers.test-kit.js';
+import { add, call, insertTasks, KIND_NAMES, newUser, setup, stamps } from './organizers.test-kit.js';
 
 /** The stamps that moved between two readings. */
 function moved(a: Stamps, b: Stamps): StampName[] {
@@ -11,29 +11,23 @@ function moved(a: Stamps, b: Stamps): StampName[] {
 }
 
 describe('stamps of account/get', () => {
-  let ctx: TestContext;
-  let user: User;
-  before(async () => {
-    ctx = await testContext();
-    user = await newUser(ctx);
-  });
-  after(() => ctx.close());
+  const env = setup(() => testContext());
 
   for (const kind of KIND_NAMES) {
     it(`add, edit and delete of a ${kind} move lastedit_${kind} and nothing else, each strictly forward`, async () => {
-      const now = unixSeconds(ctx.clock);
-      const s0 = await stamps(ctx, user);
-      const rec = await add(ctx, user, kind, { name: `Stamped ${kind}` });
-      const s1 = await stamps(ctx, user);
+      const now = unixSeconds(env.ctx.clock);
+      const s0 = await stamps(env.ctx, env.user);
+      const rec = await add(env.ctx, env.user, kind, { name: `Stamped ${kind}` });
+      const s1 = await stamps(env.ctx, env.user);
       assert.deepEqual(moved(s0, s1), [`lastedit_${kind}`]);
       assert.ok(s1[`lastedit_${kind}`] >= now);
       // Same clock second: the stamp still moves (docs/decisions/0003-change-stamps.md).
-      await call(ctx, user, kind, 'edit', { id: String(rec['id']), name: `Restamped ${kind}` });
-      const s2 = await stamps(ctx, user);
+      await call(env.ctx, env.user, kind, 'edit', { id: String(rec['id']), name: `Restamped ${kind}` });
+      const s2 = await stamps(env.ctx, env.user);
       assert.deepEqual(moved(s1, s2), [`lastedit_${kind}`]);
       assert.ok(s2[`lastedit_${kind}`] > s1[`lastedit_${kind}`]);
-      await call(ctx, user, kind, 'delete', { id: String(rec['id']) });
-      const s3 = await stamps(ctx, user);
+      await call(env.ctx, env.user, kind, 'delete', { id: String(rec['id']) });
+      const s3 = await stamps(env.ctx, env.user);
       // No task pointed at it: lastedit_task stays, so clients do not refetch tasks for nothing.
       assert.deepEqual(moved(s2, s3), [`lastedit_${kind}`]);
       assert.ok(s3[`lastedit_${kind}`] > s2[`lastedit_${kind}`]);
@@ -41,39 +35,35 @@ describe('stamps of account/get', () => {
   }
 
   it('account/get shows the moved stamp', async () => {
-    ctx.clock.advance(100);
-    await add(ctx, user, 'goal', { name: 'Seen by account/get' });
-    const res = await ctx.app.inject({ method: 'GET', url: '/3/account/get.php', headers: { authorization: `Bearer ${user.token}` } });
-    assert.equal((res.json() as Stamps).lastedit_goal, unixSeconds(ctx.clock));
+    env.ctx.clock.advance(100);
+    await add(env.ctx, env.user, 'goal', { name: 'Seen by account/get' });
+    const res = await env.ctx.app.inject({ method: 'GET', url: '/3/account/get.php', headers: { authorization: `Bearer ${env.user.token}` } });
+    assert.equal((res.json() as Stamps).lastedit_goal, unixSeconds(env.ctx.clock));
   });
 });
 
 describe('deleting an organiser clears it from tasks, as a task edit', () => {
-  let ctx: TestContext;
-  before(async () => {
-    ctx = await testContext();
-  });
-  after(() => ctx.close());
+  const env = setup(() => testContext(), false);
 
   for (const kind of KIND_NAMES) {
     it(`${kind}: its tasks get ${kind} 0 with modified = the new lastedit_task; other tasks are untouched`, async () => {
-      const user = await newUser(ctx);
-      const target = await add(ctx, user, kind, { name: 'Doomed' });
-      const keeper = await add(ctx, user, kind, { name: 'Kept' });
-      const ids = await insertTasks(ctx, user, [
+      const user = await newUser(env.ctx);
+      const target = await add(env.ctx, user, kind, { name: 'Doomed' });
+      const keeper = await add(env.ctx, user, kind, { name: 'Kept' });
+      const ids = await insertTasks(env.ctx, user, [
         { [kind]: target['id'], modified: 500 },
         { [kind]: target['id'], modified: 600 },
         { [kind]: keeper['id'], modified: 700 },
         { modified: 800 },
       ]);
-      ctx.clock.advance(60);
-      const before = await stamps(ctx, user);
-      const res = await call(ctx, user, kind, 'delete', { id: String(target['id']) });
+      env.ctx.clock.advance(60);
+      const before = await stamps(env.ctx, user);
+      const res = await call(env.ctx, user, kind, 'delete', { id: String(target['id']) });
       assert.equal(res.body, `{"deleted":${target['id']}}`);
-      const after = await stamps(ctx, user);
+      const after = await stamps(env.ctx, user);
       assert.deepEqual(moved(before, after).sort(), [`lastedit_${kind}`, 'lastedit_task'].sort());
-      assert.equal(after.lastedit_task, unixSeconds(ctx.clock));
-      const tasks = await Promise.all(ids.map((id) => ctx.deps.store.read.tasks.get(user.account.pk, id)));
+      assert.equal(after.lastedit_task, unixSeconds(env.ctx.clock));
+      const tasks = await Promise.all(ids.map((id) => env.ctx.deps.store.read.tasks.get(user.account.pk, id)));
       assert.deepEqual(
         tasks.map((t) => [t?.[kind], t?.modified]),
         [
@@ -87,28 +77,28 @@ describe('deleting an organiser clears it from tasks, as a task edit', () => {
   }
 
   it('the task stamp keeps moving forward when tasks were edited in the same second', async () => {
-    const user = await newUser(ctx);
-    const ctxRec = await add(ctx, user, 'context', { name: 'Busy' });
-    await insertTasks(ctx, user, [{ context: ctxRec['id'] as number }]);
-    const now = unixSeconds(ctx.clock);
-    await ctx.deps.store.transaction((tx) => tx.accounts.touch(user.account.pk, ['lastedit_task'], now + 5));
-    await call(ctx, user, 'context', 'delete', { id: String(ctxRec['id']) });
-    const s = await stamps(ctx, user);
+    const user = await newUser(env.ctx);
+    const ctxRec = await add(env.ctx, user, 'context', { name: 'Busy' });
+    await insertTasks(env.ctx, user, [{ context: ctxRec['id'] as number }]);
+    const now = unixSeconds(env.ctx.clock);
+    await env.ctx.deps.store.transaction((tx) => tx.accounts.touch(user.account.pk, ['lastedit_task'], now + 5));
+    await call(env.ctx, user, 'context', 'delete', { id: String(ctxRec['id']) });
+    const s = await stamps(env.ctx, user);
     assert.equal(s.lastedit_task, now + 6);
-    const [task] = (await ctx.deps.store.read.tasks.page(user.account.pk, { start: 0, num: 10, withChildren: false })).tasks;
+    const [task] = (await env.ctx.deps.store.read.tasks.page(user.account.pk, { start: 0, num: 10, withChildren: false })).tasks;
     assert.equal(task?.modified, now + 6);
   });
 
   it("deleting a goal sets contributes to 0 on the goals that contributed to it, and only those", async () => {
-    const user = await newUser(ctx);
-    const life = await add(ctx, user, 'goal', { name: 'Lifetime', level: '0' });
-    const other = await add(ctx, user, 'goal', { name: 'Other lifetime', level: '0' });
-    const a = await add(ctx, user, 'goal', { name: 'A', level: '1', contributes: String(life['id']) });
-    const b = await add(ctx, user, 'goal', { name: 'B', level: '2', contributes: String(life['id']) });
-    const c = await add(ctx, user, 'goal', { name: 'C', level: '2', contributes: String(other['id']) });
+    const user = await newUser(env.ctx);
+    const life = await add(env.ctx, user, 'goal', { name: 'Lifetime', level: '0' });
+    const other = await add(env.ctx, user, 'goal', { name: 'Other lifetime', level: '0' });
+    const a = await add(env.ctx, user, 'goal', { name: 'A', level: '1', contributes: String(life['id']) });
+    const b = await add(env.ctx, user, 'goal', { name: 'B', level: '2', contributes: String(life['id']) });
+    const c = await add(env.ctx, user, 'goal', { name: 'C', level: '2', contributes: String(other['id']) });
     assert.equal(a['contributes'], life['id']);
-    await call(ctx, user, 'goal', 'delete', { id: String(life['id']) });
-    const goals = (await call(ctx, user, 'goal', 'get')).json() as Array<{ id: number; contributes: number }>;
+    await call(env.ctx, user, 'goal', 'delete', { id: String(life['id']) });
+    const goals = (await call(env.ctx, user, 'goal', 'get')).json() as Array<{ id: number; contributes: number }>;
     assert.deepEqual(
       goals.map((g) => [g.id, g.contributes]),
       [
@@ -121,17 +111,17 @@ describe('deleting an organiser clears it from tasks, as a task edit', () => {
   });
 
   it("another account's tasks keep their reference to their own organiser with the same id", async () => {
-    const alice = await newUser(ctx);
-    const bob = await newUser(ctx);
-    const aFolder = await add(ctx, alice, 'folder', { name: 'Shared name' });
-    const bFolder = await add(ctx, bob, 'folder', { name: 'Shared name' });
+    const alice = await newUser(env.ctx);
+    const bob = await newUser(env.ctx);
+    const aFolder = await add(env.ctx, alice, 'folder', { name: 'Shared name' });
+    const bFolder = await add(env.ctx, bob, 'folder', { name: 'Shared name' });
     assert.equal(aFolder['id'], bFolder['id']);
-    const [bobTask] = await insertTasks(ctx, bob, [{ folder: bFolder['id'] as number, modified: 42 }]);
-    const bobStamps = await stamps(ctx, bob);
-    await call(ctx, alice, 'folder', 'delete', { id: String(aFolder['id']) });
-    const task = await ctx.deps.store.read.tasks.get(bob.account.pk, bobTask as number);
+    const [bobTask] = await insertTasks(env.ctx, bob, [{ folder: bFolder['id'] as number, modified: 42 }]);
+    const bobStamps = await stamps(env.ctx, bob);
+    await call(env.ctx, alice, 'folder', 'delete', { id: String(aFolder['id']) });
+    const task = await env.ctx.deps.store.read.tasks.get(bob.account.pk, bobTask as number);
     assert.equal(task?.folder, bFolder['id']);
     assert.equal(task?.modified, 42);
-    assert.deepEqual(await stamps(ctx, bob), bobStamps);
+    assert.deepEqual(await stamps(env.ctx, bob), bobStamps);
   });
 });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
-import { testContext, type TestContext } from '../../../test/harness.js';
+import { testContext } from '../../../test/harness.js';
 import type { OrganizerKind } from '../../storage/store.js';
-import { call, KIND_NAMES, newUser, PLURAL, type User } from './organizers.test-kit.js';
+import { call, KIND_NAMES, newUser, PLURAL, setup, type User } from './organizers.test-kit.js';
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>';
 
@@ -52,65 +52,61 @@ const SHAPES: readonly Shape[] = [
 ];
 
 describe('response shapes', () => {
-  let ctx: TestContext;
-  before(async () => {
-    ctx = await testContext();
-  });
-  after(() => ctx.close());
+  const env = setup(() => testContext(), false);
 
   for (const s of SHAPES) {
     describe(s.kind, () => {
       let user: User;
       before(async () => {
-        user = await newUser(ctx);
+        user = await newUser(env.ctx);
       });
 
       it('get of an empty account: [] and an empty root element', async () => {
-        const res = await call(ctx, user, s.kind, 'get');
+        const res = await call(env.ctx, user, s.kind, 'get');
         assert.equal(res.statusCode, 200);
         assert.match(res.headers['content-type'] as string, /^application\/json/);
         assert.equal(res.body, '[]');
-        const xml = await call(ctx, user, s.kind, 'get', { f: 'xml' });
+        const xml = await call(env.ctx, user, s.kind, 'get', { f: 'xml' });
         assert.equal(xml.body, `${XML_HEAD}<${PLURAL[s.kind]}></${PLURAL[s.kind]}>`);
       });
 
       it('add answers a one-element array with exactly the documented keys', async () => {
-        const res = await call(ctx, user, s.kind, 'add', s.form);
+        const res = await call(env.ctx, user, s.kind, 'add', s.form);
         assert.equal(res.statusCode, 200);
         assert.equal(res.body, s.added);
       });
 
       it('get lists it with the documented JSON keys', async () => {
-        assert.equal((await call(ctx, user, s.kind, 'get')).body, s.listed);
+        assert.equal((await call(env.ctx, user, s.kind, 'get')).body, s.listed);
       });
 
       it('get in XML: compact, root and element named after the kind, every field', async () => {
-        const res = await call(ctx, user, s.kind, 'get', { f: 'xml' });
+        const res = await call(env.ctx, user, s.kind, 'get', { f: 'xml' });
         assert.match(res.headers['content-type'] as string, /^text\/xml/);
         assert.equal(res.body, XML_HEAD + s.xml);
       });
 
       it('edit answers a one-element array, in XML too', async () => {
-        const json = await call(ctx, user, s.kind, 'edit', { id: '1', name: 'Renamed' });
+        const json = await call(env.ctx, user, s.kind, 'edit', { id: '1', name: 'Renamed' });
         assert.equal(json.body, s.added.replace(/"name":"[^"]*"/, '"name":"Renamed"'));
-        const xml = await call(ctx, user, s.kind, 'edit', { id: '1', name: 'Renamed again', f: 'xml' });
+        const xml = await call(env.ctx, user, s.kind, 'edit', { id: '1', name: 'Renamed again', f: 'xml' });
         assert.equal(xml.body, XML_HEAD + s.xml.replace(/<name>[^<]*<\/name>/, '<name>Renamed again</name>'));
       });
 
       it('delete answers {"deleted": id} with a number, and <deleted>id</deleted>', async () => {
-        assert.equal((await call(ctx, user, s.kind, 'delete', { id: '1' })).body, '{"deleted":1}');
-        await call(ctx, user, s.kind, 'add', { name: 'Second' });
-        const xml = await call(ctx, user, s.kind, 'delete', { id: '2', f: 'xml' });
+        assert.equal((await call(env.ctx, user, s.kind, 'delete', { id: '1' })).body, '{"deleted":1}');
+        await call(env.ctx, user, s.kind, 'add', { name: 'Second' });
+        const xml = await call(env.ctx, user, s.kind, 'delete', { id: '2', f: 'xml' });
         assert.equal(xml.body, `${XML_HEAD}<deleted>2</deleted>`);
       });
     });
   }
 
   it('lists several records in XML as sibling elements a parser reads back', async () => {
-    const user = await newUser(ctx);
+    const user = await newUser(env.ctx);
     for (const kind of KIND_NAMES) {
-      for (const name of ['A', 'B', 'C']) await call(ctx, user, kind, 'add', { name });
-      const res = await call(ctx, user, kind, 'get', { f: 'xml' });
+      for (const name of ['A', 'B', 'C']) await call(env.ctx, user, kind, 'add', { name });
+      const res = await call(env.ctx, user, kind, 'get', { f: 'xml' });
       assert.doesNotMatch(res.body, />\s+</);
       const parsed = new XMLParser({ parseTagValue: false }).parse(res.body) as Record<string, Record<string, Array<{ name: string }>>>;
       assert.deepEqual(parsed[PLURAL[kind]]?.[kind]?.map((r) => r.name), ['A', 'B', 'C'], kind);
@@ -118,38 +114,38 @@ describe('response shapes', () => {
   });
 
   it('folders get ord after the last one and are listed by ord', async () => {
-    const user = await newUser(ctx);
-    for (const name of ['One', 'Two', 'Three']) await call(ctx, user, 'folder', 'add', { name });
-    await call(ctx, user, 'folder', 'delete', { id: '3' });
-    await call(ctx, user, 'folder', 'add', { name: 'Four' });
-    const listed = (await call(ctx, user, 'folder', 'get')).json() as Array<{ id: number; ord: number }>;
+    const user = await newUser(env.ctx);
+    for (const name of ['One', 'Two', 'Three']) await call(env.ctx, user, 'folder', 'add', { name });
+    await call(env.ctx, user, 'folder', 'delete', { id: '3' });
+    await call(env.ctx, user, 'folder', 'add', { name: 'Four' });
+    const listed = (await call(env.ctx, user, 'folder', 'get')).json() as Array<{ id: number; ord: number }>;
     assert.deepEqual(listed.map((f) => [f.id, f.ord]), [[1, 1], [2, 2], [4, 3]]);
   });
 
   it('a location without coordinates shows 0 for both, as numbers', async () => {
-    const user = await newUser(ctx);
-    const res = await call(ctx, user, 'location', 'add', { name: 'Somewhere' });
+    const user = await newUser(env.ctx);
+    const res = await call(env.ctx, user, 'location', 'add', { name: 'Somewhere' });
     assert.equal(res.body, '[{"id":1,"name":"Somewhere","description":"","lat":0,"lon":0}]');
   });
 
   it('stores text without U+0000 (PostgreSQL cannot hold it; SQLite must hold the same)', async () => {
-    const user = await newUser(ctx);
-    await call(ctx, user, 'goal', 'add', { name: 'Run\u0000 far', note: 'a\u0000b' });
-    await call(ctx, user, 'location', 'add', { name: 'Po\u0000rt', description: 'qu\u0000ay' });
-    assert.equal((await call(ctx, user, 'goal', 'get')).body, '[{"id":1,"name":"Run far","level":0,"archived":0,"contributes":0,"note":"ab"}]');
-    assert.equal((await call(ctx, user, 'location', 'get')).body, '[{"id":1,"name":"Port","description":"quay","lat":0,"lon":0}]');
+    const user = await newUser(env.ctx);
+    await call(env.ctx, user, 'goal', 'add', { name: 'Run\u0000 far', note: 'a\u0000b' });
+    await call(env.ctx, user, 'location', 'add', { name: 'Po\u0000rt', description: 'qu\u0000ay' });
+    assert.equal((await call(env.ctx, user, 'goal', 'get')).body, '[{"id":1,"name":"Run far","level":0,"archived":0,"contributes":0,"note":"ab"}]');
+    assert.equal((await call(env.ctx, user, 'location', 'get')).body, '[{"id":1,"name":"Port","description":"quay","lat":0,"lon":0}]');
   });
 
   it('accepts the parameters as a JSON body and in the query string too', async () => {
-    const user = await newUser(ctx);
-    const res = await ctx.app.inject({
+    const user = await newUser(env.ctx);
+    const res = await env.ctx.app.inject({
       method: 'POST',
       url: '/3/goals/add.php',
       headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
       payload: JSON.stringify({ name: 'From JSON', level: 2, private: true }),
     });
     assert.equal(res.body, '[{"id":1,"name":"From JSON","level":2,"archived":0,"contributes":0,"private":1,"note":""}]');
-    const get = await ctx.app.inject({ method: 'GET', url: `/3/contexts/add.php?access_token=${user.token}&name=Query+string&private=1.0` });
+    const get = await env.ctx.app.inject({ method: 'GET', url: `/3/contexts/add.php?access_token=${user.token}&name=Query+string&private=1.0` });
     assert.equal(get.body, '[{"id":1,"name":"Query string","private":1}]');
   });
 });

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { api, authorize, createAccount, createApp, testContext, type TestContext } from '../../../test/harness.js';
 import type { Account, OrganizerKind, Stamps } from '../../storage/store.js';
-import { call, insertTasks, KIND_NAMES, type Json, type User } from './organizers.test-kit.js';
-
-const CODES: Readonly<Record<OrganizerKind, number>> = { folder: 200, context: 300, goal: 400, location: 500 };
+import { call, ERROR_BASE, insertTasks, KIND_NAMES, setup, type Json, type User } from './organizers.test-kit.js';
 
 interface Local {
   id: number | null;
@@ -65,7 +63,7 @@ class SyncClient {
   }
 
   async sync(): Promise<void> {
-    const base = CODES[this.kind];
+    const base = ERROR_BASE[this.kind];
     // 1. Local adds: the server assigns the ids.
     for (const r of this.records.filter((x) => x.id === null)) {
       const [created] = (await call(this.ctx, this.user, this.kind, 'add', { name: r.name })).json() as Json[];
@@ -103,20 +101,16 @@ class SyncClient {
 }
 
 describe('the sync recipe of spec 1.8, between two clients of one account', () => {
-  let ctx: TestContext;
+  const env = setup(() => testContext(), false);
   let account: Account;
-  before(async () => {
-    ctx = await testContext();
-  });
-  after(() => ctx.close());
 
   for (const kind of KIND_NAMES) {
     it(`${kind}: adds, deletes, edits and conflicts converge, fetching only when the stamp moved`, async () => {
-      account = await createAccount(ctx);
-      const phone: User = { account, token: (await authorize(ctx, account, await createApp(ctx, undefined, 'Phone'))).access_token };
-      const laptop: User = { account, token: (await authorize(ctx, account, await createApp(ctx, undefined, 'Laptop'))).access_token };
-      const a = new SyncClient(ctx, phone, kind);
-      const b = new SyncClient(ctx, laptop, kind);
+      account = await createAccount(env.ctx);
+      const phone: User = { account, token: (await authorize(env.ctx, account, await createApp(env.ctx, undefined, 'Phone'))).access_token };
+      const laptop: User = { account, token: (await authorize(env.ctx, account, await createApp(env.ctx, undefined, 'Laptop'))).access_token };
+      const a = new SyncClient(env.ctx, phone, kind);
+      const b = new SyncClient(env.ctx, laptop, kind);
 
       // A fresh account: nothing to fetch.
       await a.sync();
@@ -138,11 +132,11 @@ describe('the sync recipe of spec 1.8, between two clients of one account', () =
       assert.equal(b.fetches, 1);
 
       // Time passes between the rounds (stamps are whole seconds, but they move on their own too).
-      ctx.clock.advance(30);
+      env.ctx.clock.advance(30);
 
       // A task points at Errands. B deletes Errands while A renames it: the delete wins, and A learns
       // from lastedit_task that its tasks changed too.
-      await insertTasks(ctx, phone, [{ [kind]: 1 }]);
+      await insertTasks(env.ctx, phone, [{ [kind]: 1 }]);
       await a.sync();
       a.tasksStale = false;
       a.renameLocal('Errands', 'Errands and shopping');
@@ -157,7 +151,7 @@ describe('the sync recipe of spec 1.8, between two clients of one account', () =
       assert.equal(a.tasksStale, true, 'the delete cleared a task reference: lastedit_task moved');
       await b.sync();
 
-      const server = ((await call(ctx, phone, kind, 'get')).json() as Json[]).map((r) => [r['id'], r['name']]);
+      const server = ((await call(env.ctx, phone, kind, 'get')).json() as Json[]).map((r) => [r['id'], r['name']]);
       assert.deepEqual(server, [[2, 'Flower garden'], [3, 'Reading'], [4, 'Travel']]);
       assert.deepEqual(a.names(), server);
       assert.deepEqual(b.names(), server);
