@@ -9,6 +9,13 @@ test('storableText removes every U+0000 and leaves other text as it is', () => {
   assert.equal(storableText(plain), plain);
 });
 
+test('storableText replaces lone surrogates with U+FFFD and keeps pairs', () => {
+  assert.equal(storableText('a\uD83Db'), 'a\uFFFDb');
+  assert.equal(storableText('\uDE00x\uD83D'), '\uFFFDx\uFFFD');
+  assert.equal(storableText('\uDE00\uD83D\uDE00'), '\uFFFD😀', 'a low half alone, then a pair');
+  assert.equal(storableText('😀'), '😀');
+});
+
 describe('characters: Unicode code points', () => {
   const cases: Array<[string, string, number]> = [
     ['empty', '', 0],

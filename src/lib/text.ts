@@ -1,10 +1,17 @@
+const NUL = /\u0000/g;
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /**
- * Text as stored: without U+0000, which PostgreSQL cannot store and no client means to send. It is
- * removed from input for both databases, so that they hold the same text, and from old SQLite data
- * when it is copied into PostgreSQL.
+ * Text as stored, the same on both databases: without U+0000, which PostgreSQL cannot store and
+ * no client means to send, and with each lone surrogate (possible in JSON, not in UTF-8) replaced
+ * by U+FFFD, as the databases would each do differently (SQLite read one back as three U+FFFD).
+ * Applied to input, and to old SQLite data when it is copied into PostgreSQL.
  */
 export function storableText(s: string): string {
-  return s.includes('\u0000') ? s.replace(/\u0000/g, '') : s;
+  let out = s.includes('\u0000') ? s.replace(NUL, '') : s;
+  if (/[\uD800-\uDFFF]/.test(out)) out = out.replace(LONE_SURROGATE, '\uFFFD');
+  return out;
 }
 
 /** Length in Unicode code points (an emoji is one; a lone surrogate is one). */

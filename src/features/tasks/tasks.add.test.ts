@@ -202,6 +202,13 @@ describe('tasks/add', () => {
     assert.match((res.json() as Json)['errorDesc'] as string, /"write"/);
   });
 
+  it('stores a lone surrogate (possible in JSON) as U+FFFD, the same on both databases', async () => {
+    const [t] = body(await tasksCall(ctx, token, 'add', [{ title: 'Half \uD83D emoji', note: '\uDE00' }], { fields: 'note' }));
+    assert.deepEqual([t?.['title'], t?.['note']], ['Half \uFFFD emoji', '\uFFFD']);
+    const [stored] = ((await api(ctx, token, '/3/tasks/get.php', { id: String(t?.['id']), fields: 'note' })).json() as Json[]).slice(1);
+    assert.deepEqual([stored?.['title'], stored?.['note']], ['Half \uFFFD emoji', '\uFFFD']);
+  });
+
   it('stores text without U+0000, which PostgreSQL cannot hold (both databases keep the same text)', async () => {
     const [t] = body(await tasksCall(ctx, token, 'add', [{ title: 'Pay\u0000 rent', note: 'n\u0000ote', tag: 'a\u0000b', meta: 'm\u0000' }], { fields: 'note,tag,meta' }));
     assert.deepEqual([t?.['title'], t?.['note'], t?.['tag'], t?.['meta']], ['Pay rent', 'note', 'ab', 'm']);
