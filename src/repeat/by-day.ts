@@ -1,38 +1,29 @@
+import { bitRange, weeklyBits } from './bits.js';
 import { mod, weekday } from './calendar.js';
 import type { ByDay } from './types.js';
 
 /**
- * BYDAY over a scope of days [start, end] (one month or one year): ordinals count within the
- * scope, from its start when positive and from its end when negative (RFC 5545 3.3.10).
+ * The days of one month that match a BYDAY list, as month bits (bits.ts). Ordinals count within
+ * a scope holding the month, [scopeStart, scopeEnd]: the month itself, or its year for a YEARLY
+ * rule without BYMONTH (RFC 5545 3.3.10); from the scope's start when positive, from its end when
+ * negative. Each entry is a constant amount of work (a shifted mask, or one day), which is what
+ * the engine charges its budget for (budget.ts).
  */
-
-/** Appends the days of the scope that match any entry (unsorted; may repeat a day). */
-export function byDayDays(entries: readonly ByDay[], start: number, end: number, out: number[]): void {
-  const firstWeekday = weekday(start);
-  const lastWeekday = weekday(end);
+export function byDayBits(entries: readonly ByDay[], start: number, length: number, scopeStart: number, scopeEnd: number): number {
+  const end = start + length - 1;
+  const monthFirst = weekday(start);
+  const scopeFirst = weekday(scopeStart);
+  const scopeLast = weekday(scopeEnd);
+  let bits = 0;
   for (const { weekday: w, ordinal } of entries) {
-    const first = start + mod(w - firstWeekday, 7);
     if (ordinal === 0) {
-      for (let d = first; d <= end; d += 7) out.push(d);
-    } else if (ordinal > 0) {
-      const d = first + 7 * (ordinal - 1);
-      if (d <= end) out.push(d);
-    } else {
-      const d = end - mod(lastWeekday - w, 7) + 7 * (ordinal + 1);
-      if (d >= start) out.push(d);
+      bits |= weeklyBits(mod(w - monthFirst, 7));
+      continue;
     }
+    const d =
+      ordinal > 0 ? scopeStart + mod(w - scopeFirst, 7) + 7 * (ordinal - 1) : scopeEnd - mod(scopeLast - w, 7) + 7 * (ordinal + 1);
+    // The scope holds the month, so a day inside the month is inside the scope too.
+    if (d >= start && d <= end) bits |= 1 << (d - start);
   }
-}
-
-/** Whether `day` (inside the scope) matches any entry. */
-export function byDayMatches(entries: readonly ByDay[], day: number, start: number, end: number): boolean {
-  const w = weekday(day);
-  for (const e of entries) {
-    if (e.weekday !== w) continue;
-    if (e.ordinal === 0) return true;
-    if (e.ordinal > 0 ? Math.floor((day - start) / 7) + 1 === e.ordinal : -(Math.floor((end - day) / 7) + 1) === e.ordinal) {
-      return true;
-    }
-  }
-  return false;
+  return bits & bitRange(0, length - 1);
 }

@@ -24,27 +24,21 @@ export function anchorRule(rule: RuleSpec, anchor: number): Series | null {
       return new DaySeries({ origin, period: 7 * rule.interval, residues, monthMask: mask, monthDays: [] }, anchor);
     }
     case 'MONTHLY':
+    case 'YEARLY': {
+      // Tested on the list, not the mask: BYMONTH naming all 12 months has mask 0 but is given.
+      const onAnchorMonth = rule.freq === 'YEARLY' && noDayParts && rule.byMonth.length === 0;
       return new PeriodSeries(
         {
-          freq: 'MONTHLY',
+          freq: rule.freq,
           interval: rule.interval,
           byDay: rule.byDay,
           byMonthDay: noDayParts ? [start.d] : rule.byMonthDay,
-          monthMask: mask,
+          monthMask: onAnchorMonth ? monthMask([start.m]) : mask,
+          byMonth: rule.byMonth.length > 0,
         },
         anchor,
       );
-    case 'YEARLY':
-      return new PeriodSeries(
-        {
-          freq: 'YEARLY',
-          interval: rule.interval,
-          byDay: rule.byDay,
-          byMonthDay: noDayParts ? [start.d] : rule.byMonthDay,
-          monthMask: noDayParts && mask === 0 ? monthMask([start.m]) : mask,
-        },
-        anchor,
-      );
+    }
   }
 }
 

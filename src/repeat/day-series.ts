@@ -1,3 +1,4 @@
+import { bitRange, lowestBit, popcount } from './bits.js';
 import type { Budget } from './budget.js';
 import { civilFromDays, daysInMonth, floorDiv, LAST_DAY, mod } from './calendar.js';
 import { hasMonth, MonthDayTable, type Series } from './series.js';
@@ -9,7 +10,8 @@ import { countByYears } from './span.js';
  * the anchor; a weekday list folds in by widening the period to lcm(interval, 7);
  * WEEKLY;INTERVAL=2;BYDAY=TU,SU is period 14 from the start of the anchor's week (per WKST), one
  * residue per weekday. Finding and counting candidates is then arithmetic, whatever the span.
- * Only BYMONTH and BYMONTHDAY, which follow the calendar, are walked month by month.
+ * Only BYMONTH and BYMONTHDAY, which follow the calendar, are walked month by month; a month's
+ * days are found with month bits (bits.ts), so a month costs the same whatever BYMONTHDAY lists.
  */
 export interface DayPattern {
   readonly origin: number;
@@ -33,6 +35,8 @@ interface Month {
 export class DaySeries implements Series {
   private readonly calendarFree: boolean;
   private readonly monthDays: MonthDayTable;
+  /** candidateBits() by (month start - origin) mod period, when the period is at most 31 days. */
+  private readonly candidates: (number | undefined)[] = [];
 
   constructor(
     private readonly p: DayPattern,
@@ -51,11 +55,8 @@ export class DaySeries implements Series {
       if (c > LAST_DAY) return null;
       budget.take();
       if (hasMonth(this.p.monthMask, month.m)) {
-        if (this.p.monthDays.length === 0) return c;
-        for (const dom of this.monthDays.days(month.length)) {
-          const d = month.start + dom - 1;
-          if (d >= c && this.isCandidate(d)) return d;
-        }
+        const days = this.daysIn(month) & bitRange(c - month.start, 30);
+        if (days !== 0) return month.start + lowestBit(days);
       }
       c = this.nextCandidate(month.start + month.length);
       advanceTo(month, c);
@@ -81,14 +82,7 @@ export class DaySeries implements Series {
       budget.take();
       if (hasMonth(this.p.monthMask, month.m)) {
         const last = Math.min(month.start + month.length - 1, hi);
-        if (this.p.monthDays.length === 0) {
-          n += this.countCandidates(c, last);
-        } else {
-          for (const dom of this.monthDays.days(month.length)) {
-            const d = month.start + dom - 1;
-            if (d >= c && d <= last && this.isCandidate(d)) n++;
-          }
-        }
+        n += popcount(this.daysIn(month) & bitRange(c - month.start, last - month.start));
       }
       c = this.nextCandidate(month.start + month.length);
       advanceTo(month, c);
@@ -104,8 +98,25 @@ export class DaySeries implements Series {
     return base + period + (residues[0] ?? 0);
   }
 
-  private isCandidate(d: number): boolean {
-    return this.p.residues.includes(mod(d - this.p.origin, this.p.period));
+  /** The month's days that are on the pattern and on BYMONTHDAY, as month bits. */
+  private daysIn(month: Month): number {
+    return this.monthDays.bits(month.length) & this.candidateBits(month.start);
+  }
+
+  /**
+   * The days of the pattern in the month starting on `start`, as month bits. They depend only on
+   * (start - origin) mod period, so a period of up to 31 days has at most 31 cases, each worked
+   * out once per call; a longer period puts at most one day per residue in a month.
+   */
+  private candidateBits(start: number): number {
+    const { origin, period, residues } = this.p;
+    const shift = mod(start - origin, period);
+    const known = period <= 31 ? this.candidates[shift] : undefined;
+    if (known !== undefined) return known;
+    let bits = 0;
+    for (const r of residues) for (let i = mod(r - shift, period); i <= 30; i += period) bits |= 1 << i;
+    if (period <= 31) this.candidates[shift] = bits;
+    return bits;
   }
 
   /** Days of the pattern in [lo, hi]. */

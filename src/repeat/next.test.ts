@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { nextOccurrence, parseRepeat, type NextInput, type NextResult } from './index.js';
-import { dateOf, noon } from './test-dates.js';
+import { nextOccurrence, parseRepeat, type NextInput } from './index.js';
+import { dateOf, noon, show } from './test-dates.js';
 
 interface Case {
   readonly rule: string;
@@ -18,10 +18,6 @@ interface Case {
 function input(c: Case): NextInput {
   const now = c.now === undefined ? noon(c.due) : c.now.length === 10 ? noon(c.now) - 9_000 : Date.parse(c.now) / 1000;
   return { due: noon(c.due), completed: noon(c.completed ?? c.due), now, occurrence: c.occurrence ?? 1 };
-}
-
-function show(r: NextResult): string {
-  return r.kind === 'next' ? `${dateOf(r.due)} #${r.occurrence}` : r.kind;
 }
 
 function run(cases: readonly Case[]): void {
@@ -135,6 +131,8 @@ describe('nextOccurrence: BYMONTH', () => {
     { rule: 'FREQ=WEEKLY;BYDAY=SA;BYMONTH=6,7,8', due: '2026-01-15', expect: '2026-06-06 #2' },
     { rule: 'FREQ=WEEKLY;BYDAY=SA;BYMONTH=6,7,8', due: '2026-08-29', expect: '2027-06-05 #2' },
     { rule: 'FREQ=MONTHLY;BYMONTH=1,4,7,10;BYMONTHDAY=1', due: '2026-01-01', expect: '2026-04-01 #2', why: 'quarterly' },
+    { rule: 'FREQ=YEARLY;BYMONTH=1,2,3,4,5,6,7,8,9,10,11,12;BYDAY=2MO', due: '2026-01-15', expect: '2026-02-09 #2', why: 'all 12 months still make ordinals count within the month' },
+    { rule: 'FREQ=YEARLY;BYMONTH=1,2,3,4,5,6,7,8,9,10,11,12', due: '2026-01-15', expect: '2026-02-15 #2', why: 'all 12 months: every month, on the due date\'s day' },
   ]);
 });
 

@@ -1,3 +1,4 @@
+import { bitRange } from './bits.js';
 import type { Budget } from './budget.js';
 
 /**
@@ -26,21 +27,24 @@ export function hasMonth(mask: number, m: number): boolean {
 }
 
 /**
- * BYMONTHDAY values as days of a month, for each possible month length: sorted, without
- * duplicates, invalid ones dropped (RFC 5545: BYMONTHDAY=31 skips 30-day months; -1 is the last day).
+ * BYMONTHDAY values as month bits (bits.ts), for each possible month length; invalid ones dropped
+ * (RFC 5545: BYMONTHDAY=31 skips 30-day months; -1 is the last day). No BYMONTHDAY is every day.
  */
 export class MonthDayTable {
-  private readonly byLength: (readonly number[] | undefined)[] = [];
+  private readonly byLength: (number | undefined)[] = [];
 
   constructor(private readonly monthDays: readonly number[]) {}
 
-  days(length: number): readonly number[] {
-    let days = this.byLength[length];
-    if (days === undefined) {
-      const resolved = this.monthDays.map((md) => (md > 0 ? md : length + md + 1)).filter((d) => d >= 1 && d <= length);
-      days = [...new Set(resolved)].sort((a, b) => a - b);
-      this.byLength[length] = days;
+  bits(length: number): number {
+    let bits = this.byLength[length];
+    if (bits === undefined) {
+      bits = this.monthDays.length === 0 ? bitRange(0, length - 1) : 0;
+      for (const md of this.monthDays) {
+        const d = md > 0 ? md : length + md + 1;
+        if (d >= 1 && d <= length) bits |= 1 << (d - 1);
+      }
+      this.byLength[length] = bits;
     }
-    return days;
+    return bits;
   }
 }
