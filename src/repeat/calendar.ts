@@ -3,7 +3,7 @@
  * Integers only, no Date objects: the engine never depends on the process's time zone.
  */
 
-export const SECONDS_PER_DAY = 86_400;
+const SECONDS_PER_DAY = 86_400;
 const NOON = 43_200;
 
 /**
