@@ -114,7 +114,11 @@ export class DaySeries implements Series {
     const known = period <= 31 ? this.candidates[shift] : undefined;
     if (known !== undefined) return known;
     let bits = 0;
-    for (const r of residues) for (let i = mod(r - shift, period); i <= 30; i += period) bits |= 1 << i;
+    for (const r of residues) {
+      // r and shift both lie in [0, period): one correction instead of a division.
+      const first = r >= shift ? r - shift : r - shift + period;
+      for (let i = first; i <= 30; i += period) bits |= 1 << i;
+    }
     if (period <= 31) this.candidates[shift] = bits;
     return bits;
   }
