@@ -1,42 +1,62 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
 /**
- * A minimal browser over app.inject: keeps cookies between requests (by name; path and expiry
- * are not modelled) and reads hidden form fields, so page tests walk the flow as a user would.
+ * Cookies as a browser keeps them, by name (path, domain and expiry dates to come are not
+ * modelled): a Set-Cookie adds or replaces one, and a cleared one (empty value, Max-Age of 0 or
+ * less, or an Expires in the past) is dropped. Used by the in-process Browser below and by the
+ * end-to-end tests over fetch (test/e2e/web-client.ts); tests may also set or delete cookies
+ * directly, as an attacker or a closed tab would.
+ */
+export class CookieJar extends Map<string, string> {
+  /** Request headers carrying the cookies: `{ cookie }`, or none. */
+  headers(): Record<string, string> {
+    return this.size === 0 ? {} : { cookie: [...this].map(([k, v]) => `${k}=${v}`).join('; ') };
+  }
+
+  /** Takes in the Set-Cookie header lines of a response. */
+  keep(setCookie: readonly string[]): void {
+    for (const line of setCookie) {
+      const [pair = '', ...attributes] = line.split(';').map((s) => s.trim());
+      const i = pair.indexOf('=');
+      const [name, value] = [pair.slice(0, i), pair.slice(i + 1)];
+      const attribute = (key: string): string | undefined =>
+        attributes.find((a) => a.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1);
+      const maxAge = attribute('max-age');
+      const expires = attribute('expires');
+      const cleared = value === '' || (maxAge !== undefined && Number(maxAge) <= 0) || (expires !== undefined && Date.parse(expires) < Date.now());
+      if (cleared) this.delete(name);
+      else this.set(name, value);
+    }
+  }
+}
+
+/**
+ * A minimal browser over app.inject: keeps cookies between requests (CookieJar) and reads hidden
+ * form fields, so page tests walk the flow as a user would.
  */
 export class Browser {
-  readonly cookies = new Map<string, string>();
+  readonly cookies = new CookieJar();
 
   constructor(private readonly app: FastifyInstance, private readonly remoteAddress = '127.0.0.1') {}
 
-  private cookieHeader(): string | undefined {
-    if (this.cookies.size === 0) return undefined;
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-
   private keep(res: LightMyRequestResponse): LightMyRequestResponse {
-    for (const c of res.cookies as Array<{ name: string; value: string; maxAge?: number; expires?: Date }>) {
-      const cleared = c.value === '' || c.maxAge === 0 || (c.expires !== undefined && c.expires.getTime() < Date.now());
-      if (cleared) this.cookies.delete(c.name);
-      else this.cookies.set(c.name, c.value);
-    }
+    const setCookie = res.headers['set-cookie'];
+    this.cookies.keep(setCookie === undefined ? [] : ([] as string[]).concat(setCookie));
     return res;
   }
 
   async get(url: string): Promise<LightMyRequestResponse> {
-    const cookie = this.cookieHeader();
-    return this.keep(await this.app.inject({ method: 'GET', url, remoteAddress: this.remoteAddress, headers: cookie ? { cookie } : {} }));
+    return this.keep(await this.app.inject({ method: 'GET', url, remoteAddress: this.remoteAddress, headers: this.cookies.headers() }));
   }
 
   async post(url: string, form: Record<string, string | undefined>): Promise<LightMyRequestResponse> {
-    const cookie = this.cookieHeader();
     const body = new URLSearchParams(Object.entries(form).filter((kv): kv is [string, string] => kv[1] !== undefined));
     return this.keep(
       await this.app.inject({
         method: 'POST',
         url,
         remoteAddress: this.remoteAddress,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie && { cookie }) },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...this.cookies.headers() },
         payload: body.toString(),
       }),
     );

@@ -1,9 +1,20 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { DEFAULTS } from '../../src/config.js';
 
 /** The real command line, as an operator runs it. */
 export const TICKLER = fileURLToPath(new URL('../../../bin/tickler', import.meta.url));
+
+/**
+ * The developer's environment without Tickler's settings, then the test's: an exported PUBLIC_URL,
+ * MAINTENANCE_MODE or RATE_LIMIT_* must not change what a test sees. PATH and the rest stay.
+ */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const settings = new Set<string>([...Object.keys(DEFAULTS), 'PUBLIC_URL']);
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !settings.has(key)));
+  return { ...inherited, ...env };
+}
 
 export interface CliResult {
   readonly code: number | null;
@@ -12,7 +23,7 @@ export interface CliResult {
 }
 
 export function cli(args: string[], env: Record<string, string>): CliResult {
-  const r = spawnSync(process.execPath, [TICKLER, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [TICKLER, ...args], { env: childEnv(env), encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -29,7 +40,7 @@ export interface ServerProcess {
 /** Starts `bin/tickler serve` on a free port and waits until it listens. */
 export async function serve(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [TICKLER, 'serve'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

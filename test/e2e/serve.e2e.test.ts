@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, serve, type ServerProcess } from './processes.js';
-import { hidden, Jar } from './web-client.js';
+import { authorizeInBrowser } from './web-client.js';
 
 describe('bin/tickler end to end', () => {
   let dir: string;
@@ -69,31 +69,13 @@ describe('bin/tickler end to end', () => {
     assert.deepEqual(Object.keys(app), ['client_id', 'client_secret']);
 
     server = await serve(env);
-    const jar = new Jar();
-    const authorizeUrl = `${server.url}/3/account/authorize.php?response_type=code&client_id=${app.client_id}&state=e2e&scope=basic%20tasks`;
-    let res = await fetch(authorizeUrl, { headers: jar.header() });
-    jar.keep(res);
-    const signIn = new URLSearchParams({ ...hidden(await res.text()), email: 'ann@example.org', password: 'correct horse' });
-    res = await fetch(`${server.url}/3/account/authorize.php`, { method: 'POST', body: signIn, headers: jar.header(), redirect: 'manual' });
-    jar.keep(res);
-    assert.equal(res.status, 303);
-    res = await fetch(`${server.url}${res.headers.get('location')}`, { headers: jar.header() });
-    jar.keep(res);
-    const consent = await res.text();
-    assert.match(consent, /Allow E2E to use your Tickler account/);
-    res = await fetch(`${server.url}/3/account/authorize.php`, {
-      method: 'POST',
-      body: new URLSearchParams({ ...hidden(consent), action: 'allow' }),
-      headers: jar.header(),
-      redirect: 'manual',
-    });
-    assert.equal(res.status, 303);
-    const location = new URL(res.headers.get('location') as string);
-    assert.equal(location.searchParams.get('state'), 'e2e');
-    const code = location.searchParams.get('code') as string;
+    // Fails the test unless sign-in and Allow each answer 303, as a browser walks them.
+    const { code, state, consentPage } = await authorizeInBrowser([server.url], app.client_id, 'ann@example.org', 'correct horse', 'basic tasks');
+    assert.match(consentPage, /Allow E2E to use your Tickler account/);
+    assert.equal(state, 'e2e');
 
     const basic = `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString('base64')}`;
-    res = await fetch(`${server.url}/3/account/token.php`, {
+    let res = await fetch(`${server.url}/3/account/token.php`, {
       method: 'POST',
       headers: { authorization: basic },
       body: new URLSearchParams({ grant_type: 'authorization_code', code }),

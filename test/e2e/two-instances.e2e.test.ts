@@ -52,14 +52,14 @@ describe('two instances on one PostgreSQL database', { skip: base ? false : 'TES
   let tokens: { access_token: string; refresh_token: string };
 
   it('walks sign-in and consent across both instances and exchanges the code on either', async () => {
-    const code = await authorizeInBrowser([a.url, b.url], app.client_id, email, password);
+    const { code } = await authorizeInBrowser([a.url, b.url], app.client_id, email, password);
     tokens = (await token(b, { grant_type: 'authorization_code', code })) as typeof tokens;
     assert.ok(tokens.access_token);
     // The code was spent on B: A refuses it and revokes what B issued.
     assert.equal((await token(a, { grant_type: 'authorization_code', code }))['errorCode'], 102);
     await sleep(1100);
     assert.equal((await call(b, tokens.access_token, '/3/account/get.php')).status, 401, 'revoked on every instance');
-    const again = await authorizeInBrowser([b.url, a.url], app.client_id, email, password);
+    const { code: again } = await authorizeInBrowser([b.url, a.url], app.client_id, email, password);
     tokens = (await token(a, { grant_type: 'authorization_code', code: again })) as typeof tokens;
   });
 
@@ -86,7 +86,7 @@ describe('two instances on one PostgreSQL database', { skip: base ? false : 'TES
     assert.equal((await call(b, next.access_token, '/3/account/get.php')).status, 401);
     assert.equal((await call(a, next.access_token, '/3/account/get.php')).status, 401);
     assert.equal((await token(b, { grant_type: 'refresh_token', refresh_token: next.refresh_token }))['errorCode'], 102);
-    const code = await authorizeInBrowser([a.url, b.url], app.client_id, email, password);
+    const { code } = await authorizeInBrowser([a.url, b.url], app.client_id, email, password);
     tokens = (await token(b, { grant_type: 'authorization_code', code })) as typeof tokens;
   });
 
