@@ -24,6 +24,9 @@ export interface DayPattern {
   readonly monthDays: readonly number[];
 }
 
+/** Patterns up to this many days keep candidateBits() per case: up to 400 small numbers. */
+const CACHED_PERIOD = 400;
+
 /** A month being walked: its first day and length. */
 interface Month {
   y: number;
@@ -35,7 +38,7 @@ interface Month {
 export class DaySeries implements Series {
   private readonly calendarFree: boolean;
   private readonly monthDays: MonthDayTable;
-  /** candidateBits() by (month start - origin) mod period, when the period is at most 31 days. */
+  /** candidateBits() by (month start - origin) mod period, when the period is at most CACHED_PERIOD. */
   private readonly candidates: (number | undefined)[] = [];
 
   constructor(
@@ -105,13 +108,14 @@ export class DaySeries implements Series {
 
   /**
    * The days of the pattern in the month starting on `start`, as month bits. They depend only on
-   * (start - origin) mod period, so a period of up to 31 days has at most 31 cases, each worked
-   * out once per call; a longer period puts at most one day per residue in a month.
+   * (start - origin) mod period, so for a period of up to CACHED_PERIOD days each case is worked
+   * out once per call; longer periods rarely repeat a case within a walk.
    */
   private candidateBits(start: number): number {
     const { origin, period, residues } = this.p;
     const shift = mod(start - origin, period);
-    const known = period <= 31 ? this.candidates[shift] : undefined;
+    const cached = period <= CACHED_PERIOD;
+    const known = cached ? this.candidates[shift] : undefined;
     if (known !== undefined) return known;
     let bits = 0;
     for (const r of residues) {
@@ -119,7 +123,7 @@ export class DaySeries implements Series {
       const first = r >= shift ? r - shift : r - shift + period;
       for (let i = first; i <= 30; i += period) bits |= 1 << i;
     }
-    if (period <= 31) this.candidates[shift] = bits;
+    if (cached) this.candidates[shift] = bits;
     return bits;
   }
 
@@ -149,14 +153,15 @@ function moveTo(month: Month, day: number): void {
 
 /**
  * Moves the walk on to the month holding `day` (not before the current month): a month at a time
- * by arithmetic (the usual case), or straight there when a long interval jumps further.
+ * by addition when `day` is less than a year on (at most 12 short steps, cheaper than the
+ * calendar formula of moveTo), or straight there when a long interval jumps further.
  */
 function advanceTo(month: Month, day: number): void {
+  if (day >= month.start + 366 || day > LAST_DAY) {
+    moveTo(month, day);
+    return;
+  }
   while (day >= month.start + month.length) {
-    if (day >= month.start + month.length + 31 || day > LAST_DAY) {
-      moveTo(month, day);
-      return;
-    }
     month.start += month.length;
     month.m = month.m === 12 ? 1 : month.m + 1;
     if (month.m === 1) month.y++;
