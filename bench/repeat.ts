@@ -32,6 +32,7 @@ const CASES: readonly Case[] = [
   { label: 'hostile: COUNT=1000000000;FASTFORWARD from 1900', rule: 'FREQ=DAILY;COUNT=1000000000;FASTFORWARD', due: '1900-01-01' },
   { label: 'hostile: impossible YEARLY;BYMONTH=2;BYMONTHDAY=30', rule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30', due: '2026-01-15' },
   { label: 'hostile: impossible MONTHLY;BYMONTH=2;BYMONTHDAY=30', rule: 'FREQ=MONTHLY;BYMONTH=2;BYMONTHDAY=30', due: '2026-01-15' },
+  { label: 'hostile: impossible DAILY;BYMONTH=2;BYMONTHDAY=30', rule: 'FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30', due: '2026-01-15' },
   { label: 'hostile: DAILY;INTERVAL=1000000', rule: 'FREQ=DAILY;INTERVAL=1000000', due: '2026-01-15' },
   { label: 'hostile: YEARLY from 9999-06-01 (done)', rule: 'FREQ=YEARLY', due: '9999-06-01' },
   { label: 'long span: MONTHLY;BYMONTHDAY=31;FASTFORWARD from 1900', rule: 'FREQ=MONTHLY;BYMONTHDAY=31;FASTFORWARD', due: '1900-01-31' },
