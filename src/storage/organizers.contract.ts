@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import {
-  PREF_NAMES,
   UniqueViolation,
   type Context,
   type Folder,
@@ -9,12 +8,12 @@ import {
   type Location,
   type OrganizerKind,
   type OrganizerTypes,
-  type Prefs,
   type Repos,
   type Store,
   type TaskReference,
 } from './store.js';
-import { newTask } from '../../test/factories.js';
+import { newAccount, newTask } from '../../test/factories.js';
+import type { OpenStore } from './store.contract.js';
 
 /**
  * The organisers part of the storage contract (folders, contexts, goals, locations). Each
@@ -41,7 +40,7 @@ function isUniqueName(err: unknown): boolean {
   return true;
 }
 
-export function organizersContract(label: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+export function organizersContract(label: string, open: OpenStore): void {
   describe(`organizers storage contract: ${label}`, () => {
     let store: Store;
     let cleanup: (() => Promise<void>) | undefined;
@@ -52,20 +51,7 @@ export function organizersContract(label: string, open: () => Promise<{ store: S
     const read = (): Repos => store.read;
 
     async function createAccount(): Promise<number> {
-      const n = ++seq;
-      const account = await tx((r) =>
-        r.accounts.create({
-          userid: `org${n}`,
-          email: `org${n}@example.org`,
-          emailKey: `org${n}@example.org`,
-          passwordHash: 'x',
-          alias: '',
-          pro: 0,
-          prefs: Object.fromEntries(PREF_NAMES.map((p) => [p, 0])) as Prefs,
-          createdAt: 1000,
-        }),
-      );
-      return account.pk;
+      return (await tx((r) => r.accounts.create(newAccount('org', ++seq)))).pk;
     }
 
     /** Inserts the record, under another name when one is given. */
