@@ -12,6 +12,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import pg from 'pg';
+import { requireSupportedNode } from './node-version.mjs';
+
+requireSupportedNode('npm test');
 
 const root = new URL('..', import.meta.url).pathname;
 const dist = join(root, 'dist');

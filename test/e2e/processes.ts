@@ -22,8 +22,9 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export function cli(args: string[], env: Record<string, string>): CliResult {
-  const r = spawnSync(process.execPath, [TICKLER, ...args], { env: childEnv(env), encoding: 'utf8' });
+/** Runs bin/tickler with this test's Node.js; `nodeArgs` go to Node itself (before the script). */
+export function cli(args: string[], env: Record<string, string>, nodeArgs: string[] = []): CliResult {
+  const r = spawnSync(process.execPath, [...nodeArgs, TICKLER, ...args], { env: childEnv(env), encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -49,6 +49,15 @@ describe('bin/tickler end to end', () => {
     assert.match(dup.stderr, /already exists/);
   });
 
+  it('an older Node.js gets one line and exit code 2, before any native code loads', () => {
+    // This Node.js pretends to be 20 (the line before the supported ones) from the first moment.
+    const pretend = `Object.defineProperty(process.versions, 'node', { value: '20.20.2' });`;
+    const r = cli(['serve'], env, ['--import', `data:text/javascript,${encodeURIComponent(pretend)}`]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, 'tickler: needs Node.js 22 or newer (22 and 24 LTS are supported); this is Node.js 20.20.2\n');
+    assert.equal(r.stdout, '');
+  });
+
   it('migrate applies nothing twice and reports its status', () => {
     const again = cli(['migrate'], env);
     assert.equal(again.code, 0, again.stderr);
@@ -70,7 +79,7 @@ describe('bin/tickler end to end', () => {
 
     server = await serve(env);
     // Fails the test unless sign-in and Allow each answer 303, as a browser walks them.
-    const { code, state, consentPage } = await authorizeInBrowser([server.url], app.client_id, 'ann@example.org', 'correct horse', 'basic tasks');
+    const { code, state, consentPage } = await authorizeInBrowser([server.url], app.client_id, 'ann@example.org', 'correct horse', 'basic tasks write');
     assert.match(consentPage, /Allow E2E to use your Tickler account/);
     assert.equal(state, 'e2e');
 
@@ -97,10 +106,26 @@ describe('bin/tickler end to end', () => {
       headers: { authorization: basic },
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token }),
     });
-    assert.ok(((await res.json()) as { access_token?: string }).access_token, 'refresh token survived too');
+    const refreshed = (await res.json()) as { access_token?: string };
+    assert.ok(refreshed.access_token, 'refresh token survived too');
     assert.ok(!server.output().includes(tokens.access_token), 'no token in the server log');
 
-    // A signal closes the server cleanly.
+    // A signal closes the server cleanly, after a burst of reads and writes (a native addon that
+    // mishandles its finalizers aborts the process once the garbage collector runs under load).
+    const bearer = { authorization: `Bearer ${refreshed.access_token}` };
+    const burst = Array.from({ length: 8 }, async (_, lane) => {
+      for (let i = 0; i < 60; i++) {
+        const write = await fetch(`${server?.url}/3/tasks/add.php`, {
+          method: 'POST',
+          headers: bearer,
+          body: new URLSearchParams({ tasks: JSON.stringify([{ title: `burst ${lane}.${i}` }]) }),
+        });
+        assert.equal(write.status, 200);
+        const read = await fetch(`${server?.url}/3/tasks/get.php?fields=note,tag&num=50`, { headers: bearer });
+        assert.equal(read.status, 200);
+      }
+    });
+    await Promise.all(burst);
     assert.equal(await server.stop(), 0);
     server = undefined;
   });
