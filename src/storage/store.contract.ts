@@ -203,6 +203,32 @@ export function storeContract(label: string, open: OpenStore): void {
       });
     });
 
+    describe('text that no stored value can equal (U+0000, lone surrogates)', () => {
+      // PostgreSQL refuses U+0000 in a parameter; stored text never holds it (nor a lone surrogate),
+      // so every lookup by text answers "not found" for such a key, the same on both databases.
+      const unmatchable = (key: string): string[] => [`${key}\u0000`, `\u0000${key}`, `${key}\uD800`, `${key.slice(0, 2)}\u0000${key.slice(2)}`];
+
+      it('accounts.pkByUserid and accounts.credentialsByEmail find nothing', async () => {
+        const input = newAccount();
+        await createAccount(input);
+        for (const key of unmatchable(input.userid)) assert.equal(await store.read.accounts.pkByUserid(key), null, JSON.stringify(key));
+        for (const key of unmatchable(input.emailKey)) assert.equal(await store.read.accounts.credentialsByEmail(key), null, JSON.stringify(key));
+      });
+
+      it('clients.byClientId finds nothing', async () => {
+        const input = newClient();
+        await createClient(input);
+        for (const key of unmatchable(input.clientId)) assert.equal(await store.read.clients.byClientId(key), null, JSON.stringify(key));
+      });
+
+      it('written text is stored in its storable form: U+0000 removed, a lone surrogate as U+FFFD', async () => {
+        const g = await createGrant();
+        await tx((r) => r.oauth.recordClientInfo(g.id, { vers: '1\u00002', os: 'a\uDC00b', device: '\u0000', udid: 'ok' }, NOW + 10));
+        const stored = await store.read.oauth.grant(g.id);
+        assert.deepEqual([stored?.vers, stored?.os, stored?.device, stored?.udid], ['12', 'a\uFFFDb', '', 'ok']);
+      });
+    });
+
     describe('accounts.touch', () => {
       it('moves a stamp to nextStamp(previous, now): 1000, 1001, 1002, then 5000', async () => {
         const a = await createAccount();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Dialect, SqlDb, SqlParam } from '../sql/db.js';
+import { storableParams, type Dialect, type SqlDb, type SqlParam } from '../sql/db.js';
 
 /** `?` placeholders (how the shared SQL is written) numbered as PostgreSQL wants ($1, $2, …). */
 const numbered = new Map<string, { text: string; name: string }>();
@@ -25,7 +25,7 @@ export class PgDb implements SqlDb {
 
   private async query<R extends pg.QueryResultRow>(sql: string, params: SqlParam[], rowMode?: 'array'): Promise<pg.QueryResult<R>> {
     const { text, name } = statement(sql);
-    return this.q.query<R>({ name, text, values: params, ...(rowMode && { rowMode }) });
+    return this.q.query<R>({ name, text, values: storableParams(params), ...(rowMode && { rowMode }) });
   }
 
   async get<T>(sql: string, ...params: SqlParam[]): Promise<T | undefined> {

@@ -10,7 +10,7 @@ import {
   type StampName,
   type Stamps,
 } from '../store.js';
-import { translateUnique, type Dialect, type LockRows, type SqlDb } from './db.js';
+import { matchable, translateUnique, type Dialect, type LockRows, type SqlDb } from './db.js';
 
 const COLUMN_LIST = ['pk', 'userid', 'email', 'alias', 'pro', ...PREF_NAMES, ...STAMP_NAMES, 'created_at'] as const;
 const COLUMNS = COLUMN_LIST.join(', ');
@@ -60,11 +60,13 @@ export class SqlAccounts implements AccountsRepo {
   }
 
   async credentialsByEmail(emailKey: string): Promise<Credentials | null> {
+    if (!matchable(emailKey)) return null;
     const row = await this.db.get<{ pk: number; password_hash: string }>('SELECT pk, password_hash FROM accounts WHERE email_key = ?', emailKey);
     return row ? { pk: row.pk, passwordHash: row.password_hash } : null;
   }
 
   async pkByUserid(userid: string): Promise<number | null> {
+    if (!matchable(userid)) return null;
     return (await this.db.get<{ pk: number }>('SELECT pk FROM accounts WHERE userid = ?', userid))?.pk ?? null;
   }
 

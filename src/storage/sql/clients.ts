@@ -1,5 +1,5 @@
 import type { Client, ClientsRepo, NewClient } from '../store.js';
-import { translateUnique, type Dialect, type SqlDb } from './db.js';
+import { matchable, translateUnique, type Dialect, type SqlDb } from './db.js';
 
 interface ClientRow {
   pk: number;
@@ -37,6 +37,7 @@ export class SqlClients implements ClientsRepo {
   }
 
   async byClientId(clientId: string): Promise<Client | null> {
+    if (!matchable(clientId)) return null;
     const row = await this.db.get<ClientRow>(`SELECT ${COLUMNS} FROM clients WHERE client_id = ?`, clientId);
     return row ? toClient(row) : null;
   }

@@ -1,3 +1,4 @@
+import { storableText } from '../../lib/text.js';
 import { UniqueViolation } from '../store.js';
 
 export type SqlParam = string | number | null;
@@ -15,6 +16,28 @@ export interface SqlDb {
   allRaw(sql: string, ...params: SqlParam[]): Promise<unknown[][]>;
   /** Runs a statement; resolves to the number of rows it changed. */
   run(sql: string, ...params: SqlParam[]): Promise<number>;
+}
+
+/**
+ * Parameters as both adapters send them: every text in its storable form (lib/text.ts: no U+0000,
+ * which PostgreSQL refuses with an error, no lone surrogate, which the two databases would each
+ * store differently). Services clean what they store before checking its length; this is the one
+ * place that makes sure no text reaches a database in a form the other would treat differently.
+ */
+export function storableParams(params: SqlParam[]): SqlParam[] {
+  return params.some((p) => typeof p === 'string' && storableText(p) !== p)
+    ? params.map((p) => (typeof p === 'string' ? storableText(p) : p))
+    : params;
+}
+
+/**
+ * Whether a lookup key can equal stored text. Stored text is always storable (storableParams), so a
+ * key that is not (an e-mail or client id with U+0000 in it) matches nothing: the repositories
+ * answer "not found" without asking, the same on both databases, instead of matching the key's
+ * cleaned form.
+ */
+export function matchable(key: string): boolean {
+  return storableText(key) === key;
 }
 
 /** A dialect's lockRows inside a transaction; outside one, reads lock nothing. */

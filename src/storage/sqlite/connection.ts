@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { Dialect, SqlDb, SqlParam } from '../sql/db.js';
+import { storableParams, type Dialect, type SqlDb, type SqlParam } from '../sql/db.js';
 
 /** A better-sqlite3 connection with a prepared-statement cache. SQL never leaves storage/. */
 export class Conn {
@@ -57,28 +57,28 @@ export class Conn {
   }
 }
 
-/** The Conn as the shared repositories see it: the same calls, as promises. */
+/** The Conn as the shared repositories see it: the same calls, as promises, with storable text. */
 export class SqliteDb implements SqlDb {
   constructor(private readonly c: Conn) {}
 
   async get<T>(sql: string, ...params: SqlParam[]): Promise<T | undefined> {
-    return this.c.get<T>(sql, ...params);
+    return this.c.get<T>(sql, ...storableParams(params));
   }
 
   async all<T>(sql: string, ...params: SqlParam[]): Promise<T[]> {
-    return this.c.all<T>(sql, ...params);
+    return this.c.all<T>(sql, ...storableParams(params));
   }
 
   async getRaw(sql: string, ...params: SqlParam[]): Promise<unknown[] | undefined> {
-    return this.c.getRaw(sql, ...params);
+    return this.c.getRaw(sql, ...storableParams(params));
   }
 
   async allRaw(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
-    return this.c.allRaw(sql, ...params);
+    return this.c.allRaw(sql, ...storableParams(params));
   }
 
   async run(sql: string, ...params: SqlParam[]): Promise<number> {
-    return this.c.run(sql, ...params).changes;
+    return this.c.run(sql, ...storableParams(params)).changes;
   }
 }
 
