@@ -25,6 +25,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await store.migrate();
   const deps = createDeps(config, store, systemClock);
   const app = await buildApp(deps);
+  // Crash-only (docs/deploy.md): an error nobody expected leaves state nobody can vouch for, so
+  // the process ends, as Node.js ends it by default, and the supervisor starts a fresh one; every
+  // acknowledged write is already on disk. This only writes the log line first (the monitor
+  // changes nothing about what Node.js does next). Request errors never get here: Fastify
+  // answers them (src/http/error-handler.ts).
+  process.on('uncaughtExceptionMonitor', (err, origin) => {
+    app.log.fatal({ err, origin }, 'unexpected error: the process exits so that its supervisor starts a fresh one');
+  });
   const pruneTimer = setInterval(() => {
     prune(store).catch((err: unknown) => app.log.error({ err }, 'pruning expired credentials and counters failed'));
   }, PRUNE_EVERY_MS);

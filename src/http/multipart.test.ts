@@ -43,6 +43,17 @@ describe('multipart/form-data bodies', () => {
     assert.match((res.json() as { errorDesc: string }).errorDesc, /too many parts/);
   });
 
+  it('a file part cut short is malformed, on any route, and the process goes on (it used to exit)', async () => {
+    const cut = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="tasks"; filename="x"\r\n\r\nAAAA`;
+    for (const url of ['/3/account/get.php', '/3/account/token.php', '/3/tasks/add.php', '/3/account/authorize.php']) {
+      const res = await ctx.app.inject({ method: 'POST', url, headers: { 'content-type': CONTENT_TYPE }, payload: cut });
+      assert.ok([200, 400, 403].includes(res.statusCode), `${url}: ${res.statusCode} ${res.body}`);
+      assert.match(res.body, /[Mm]alformed|expired/, url);
+    }
+    // Still serving: the error was answered, not thrown.
+    assert.equal((await post(`${part('access_token', token)}${CLOSING}`)).statusCode, 200);
+  });
+
   it('a truncated body is malformed, not a hang or a crash', async () => {
     const res = await post(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="access_token"\r\n\r\n${token}`);
     assert.equal(res.statusCode, 400);

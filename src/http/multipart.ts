@@ -43,6 +43,9 @@ export function multipartParser(limitBytes: number, onMalformed: (why: string) =
       }
       done(null, fields);
     };
+    // A client that hangs up mid-body: the request stream reports it (a client's doing, not a fault
+    // of the server, so a 4xx that is not logged as a failure; nobody is left to read the answer).
+    payload.on('error', () => finish(onMalformed('the request ended before its body did')));
     payload.on('data', (chunk: Buffer) => {
       received += chunk.length;
       if (received > limitBytes) finish(new BodyTooLarge('body too large'));
@@ -53,6 +56,9 @@ export function multipartParser(limitBytes: number, onMalformed: (why: string) =
     });
     busboy.on('file', (name: string, stream: NodeJS.ReadableStream) => {
       const chunks: Buffer[] = [];
+      // A part cut short emits 'error' on its own stream, not on busboy: an emitter's 'error'
+      // without a listener is thrown, and would have stopped the process.
+      stream.on('error', () => finish(onMalformed('the multipart body is malformed')));
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => finish(new BodyTooLarge('part too large')));
       stream.on('end', () => {

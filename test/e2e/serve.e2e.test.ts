@@ -1,10 +1,26 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, serve, type ServerProcess } from './processes.js';
 import { authorizeInBrowser } from './web-client.js';
+
+/** Starts a multipart upload that promises more than it sends, then hangs up mid-body. */
+async function abandonUpload(url: string): Promise<void> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await once(socket, 'connect');
+  socket.write(
+    'POST /3/tasks/add.php HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: 100000\r\n\r\n' +
+      '--XyZ\r\nContent-Disposition: form-data; name="tasks"; filename="x"\r\n\r\nAAAA',
+  );
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  socket.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
 
 describe('bin/tickler end to end', () => {
   let dir: string;
@@ -109,6 +125,13 @@ describe('bin/tickler end to end', () => {
     const refreshed = (await res.json()) as { access_token?: string };
     assert.ok(refreshed.access_token, 'refresh token survived too');
     assert.ok(!server.output().includes(tokens.access_token), 'no token in the server log');
+
+    // Malformed and abandoned bodies are answered or dropped; the process serves on.
+    const cut = `--XyZ\r\nContent-Disposition: form-data; name="tasks"; filename="x"\r\n\r\nAAAA`;
+    res = await fetch(`${server.url}/3/account/token.php`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=XyZ' }, body: cut });
+    assert.equal(((await res.json()) as { errorCode: number }).errorCode, 102);
+    await abandonUpload(server.url);
+    assert.equal((await fetch(`${server.url}/healthz`)).status, 200, 'still serving');
 
     // A signal closes the server cleanly, after a burst of reads and writes (a native addon that
     // mishandles its finalizers aborts the process once the garbage collector runs under load).
