@@ -7,7 +7,7 @@ import { freshDatabase } from './database.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDeps, type Deps } from '../src/deps.js';
 import { emailKey, DEFAULT_PREFS } from '../src/features/users/users.service.js';
-import { ManualClock, unixSeconds } from '../src/lib/clock.js';
+import { CLOCK_SKEW_SECONDS, ManualClock, unixSeconds, type Clock } from '../src/lib/clock.js';
 import { randomHex } from '../src/lib/crypto.js';
 import { hashPassword } from '../src/lib/password.js';
 import { approve } from '../src/oauth/authorize.service.js';
@@ -15,7 +15,7 @@ import { registerClient } from '../src/oauth/clients.service.js';
 import { parseScope } from '../src/oauth/scopes.js';
 import { newOrganizer } from '../src/features/organizers/organizer-records.test-kit.js';
 import { openStore } from '../src/storage/open.js';
-import type { Account, Client, ProLevel } from '../src/storage/store.js';
+import type { Account, Client, ProLevel, Stamps } from '../src/storage/store.js';
 
 /**
  * The shared test harness: an app built by the production buildApp() with a config from the
@@ -49,6 +49,26 @@ export async function testContext(env: Record<string, string> = {}, options: Bui
       await store.close();
       await database.drop();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Another instance of Tickler on the context's database, with its own caches and its own clock,
+ * as a second server process would be. PostgreSQL only: one process serves an SQLite file.
+ */
+export async function anotherInstance(ctx: TestContext, clock: Clock): Promise<{ app: FastifyInstance; deps: Deps; close(): Promise<void> }> {
+  if (ctx.deps.store.dialect !== 'postgres') throw new Error('a second instance needs PostgreSQL');
+  const store = await openStore(ctx.config.database);
+  const deps = createDeps(ctx.config, store, clock);
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    deps,
+    async close() {
+      await app.close();
+      await store.close();
     },
   };
 }
@@ -161,6 +181,20 @@ export async function api(
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
     payload: new URLSearchParams(form).toString(),
   });
+}
+
+/**
+ * Moves the clock on until every write made so far is in a second that account/get reports: it
+ * reports no second whose writes may still be landing (docs/decisions/0003-change-stamps.md).
+ */
+export function settle(ctx: TestContext): void {
+  ctx.clock.advance(1 + CLOCK_SKEW_SECONDS);
+}
+
+/** account/get once the writes so far have settled (see settle()). */
+export async function settledStamps(ctx: TestContext, token: string): Promise<Stamps> {
+  settle(ctx);
+  return (await api(ctx, token, '/3/account/get.php')).json() as Stamps;
 }
 
 /** tasks/{add,edit,delete}.php with a `tasks` array; `extra` adds parameters (fields, f, reschedule). */

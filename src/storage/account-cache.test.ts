@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DEFAULT_PREFS } from '../features/users/users.service.js';
-import { ManualClock } from '../lib/clock.js';
+import { ManualClock, settlesAtMs } from '../lib/clock.js';
 import { withAccountCache } from './account-cache.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { Account, Store } from './store.js';
@@ -31,36 +31,59 @@ describe('account cache', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** What account/get reads, through the cache. */
+  const settled = (on: Store = store) => on.settledAccount(account.pk, clock);
+  const lastEdit = async (on: Store = store, name: 'lastedit_task' | 'lastedit_goal' = 'lastedit_task') => (await settled(on))?.account.stamps[name];
+
   /** A write behind the cache's back, as another process or instance would make it. */
   const writeElsewhere = (now: number) => adapter.transaction((tx) => tx.accounts.touch(account.pk, ['lastedit_task'], now));
 
-  it('serves repeated reads from memory until the entry expires', async () => {
-    assert.equal((await store.read.accounts.get(account.pk))?.stamps.lastedit_task, 0);
+  it('serves repeated reads from memory until the entry expires, with the moment they were read', async () => {
+    const first = await settled();
+    assert.equal(first?.account.stamps.lastedit_task, 0);
+    assert.equal(first?.asOfMs, clock.now());
     await writeElsewhere(100);
-    assert.equal((await store.read.accounts.get(account.pk))?.stamps.lastedit_task, 0, 'cached');
-    clock.advance(5);
-    assert.equal((await store.read.accounts.get(account.pk))?.stamps.lastedit_task, 100, 'expired after 5 s');
+    clock.advance(1);
+    const cached = await settled();
+    assert.equal(cached?.account.stamps.lastedit_task, 0, 'cached');
+    assert.equal(cached?.asOfMs, first?.asOfMs, 'as of the moment it was read, not of now');
+    clock.advance(4);
+    const fresh = await settled();
+    assert.equal(fresh?.account.stamps.lastedit_task, 100, 'expired after 5 s');
+    assert.equal(fresh?.asOfMs, clock.now());
+  });
+
+  it('keeps an entry that holds a stamp too recent to report only until a new read would report it', async () => {
+    const second = Math.floor(clock.now() / 1000);
+    await store.transaction((tx) => tx.accounts.touch(account.pk, ['lastedit_task'], second));
+    const first = await settled();
+    assert.equal(first?.asOfMs, clock.now());
+    clock.advance(1);
+    assert.equal((await settled())?.asOfMs, first?.asOfMs, 'cached: the stamp would not be reported yet anyway');
+    clock.set(settlesAtMs(second));
+    assert.equal((await settled())?.asOfMs, settlesAtMs(second), 'read again as soon as it would be reported');
+    clock.advance(1);
+    assert.equal((await settled())?.asOfMs, settlesAtMs(second), 'then cached for the full time');
   });
 
   it('drops an account as soon as a transaction of this process changes it', async () => {
-    await store.read.accounts.get(account.pk);
+    await settled();
     await store.transaction((tx) => tx.accounts.touch(account.pk, ['lastedit_goal'], 200));
-    assert.equal((await store.read.accounts.get(account.pk))?.stamps.lastedit_goal, 200);
+    assert.equal(await lastEdit(store, 'lastedit_goal'), 200);
   });
 
   it('does not keep a row that was read before a write committed but answered after it', async () => {
     // An adapter whose reads return their (old) row only when the gate opens, as a slow network read would.
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    const slowAccounts = Object.create(adapter.read.accounts) as typeof adapter.read.accounts;
-    slowAccounts.get = async (pk: number) => {
-      const row = await adapter.read.accounts.get(pk);
-      await gate;
-      return row;
-    };
     const slow: Store = {
       dialect: adapter.dialect,
-      read: { ...adapter.read, accounts: slowAccounts },
+      read: adapter.read,
+      settledAccount: async (pk, c) => {
+        const read = await adapter.settledAccount(pk, c);
+        await gate;
+        return read;
+      },
       transaction: (fn) => adapter.transaction(fn),
       counters: adapter.counters,
       migrate: () => adapter.migrate(),
@@ -68,22 +91,22 @@ describe('account cache', () => {
       close: () => adapter.close(),
     };
     const cached = withAccountCache(slow, clock, 5);
-    const racing = cached.read.accounts.get(account.pk);
+    const racing = cached.settledAccount(account.pk, clock);
     await cached.transaction((tx) => tx.accounts.touch(account.pk, ['lastedit_task'], 300));
     open();
-    assert.equal((await racing)?.stamps.lastedit_task, 0, 'the racing read saw the old row');
-    assert.equal((await cached.read.accounts.get(account.pk))?.stamps.lastedit_task, 300, 'and did not keep it');
+    assert.equal((await racing)?.account.stamps.lastedit_task, 0, 'the racing read saw the old row');
+    assert.equal(await lastEdit(cached), 300, 'and did not keep it');
   });
 
   it('a rolled-back transaction also drops the entry (harmless) and keeps the old row', async () => {
-    await store.read.accounts.get(account.pk);
+    await settled();
     await assert.rejects(
       store.transaction(async (tx) => {
         await tx.accounts.touch(account.pk, ['lastedit_task'], 400);
         throw new Error('boom');
       }),
     );
-    assert.equal((await store.read.accounts.get(account.pk))?.stamps.lastedit_task, 0);
+    assert.equal(await lastEdit(), 0);
   });
 
   it('is off with 0 seconds: the adapter is used as it is', () => {
@@ -91,7 +114,8 @@ describe('account cache', () => {
   });
 
   it('hands out frozen accounts, so no caller can change what others read', async () => {
-    const a = await store.read.accounts.get(account.pk);
+    const a = await settled();
     assert.ok(Object.isFrozen(a));
+    assert.ok(Object.isFrozen(a?.account));
   });
 });

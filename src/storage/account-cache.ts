@@ -1,10 +1,11 @@
 import { BoundedMap } from '../lib/bounded-map.js';
-import type { Clock } from '../lib/clock.js';
-import type { Account, AccountsRepo, Repos, Store, StampName, Stamps } from './store.js';
+import { settlesAtMs, type Clock } from '../lib/clock.js';
+import type { AccountsRepo, Repos, SettledAccount, Store, StampName, Stamps } from './store.js';
 
 /**
- * A short in-process cache of account rows in front of any adapter. account/get starts every
- * sync and is what clients poll, and reading the 27-column row was a third of its cost under load
+ * A short in-process cache of settled account reads (Store.settledAccount, what account/get
+ * reads) in front of any adapter. account/get starts every sync and is what clients poll, and
+ * reading the 27-column row was a third of its cost under load
  * (docs/decisions/0007-http-performance.md).
  *
  * Correctness:
@@ -12,13 +13,14 @@ import type { Account, AccountsRepo, Repos, Store, StampName, Stamps } from './s
  *   transaction ends, so this process never serves its own stale writes.
  * - A read that raced a write does not store what it read: each account has a generation number,
  *   bumped on every invalidation, and a read caches only if the generation did not move.
- * - Writes by another process or instance are seen within `seconds` at most. A stale account is
- *   always older, never newer, than the truth, so a client following the sync recipe (fetch
- *   `after` the saved stamp, then save the stamp it read) fetches again rather than missing a change.
+ * - Writes by another process or instance are seen within `seconds` at most. An entry keeps the
+ *   moment it was read (`asOfMs`), so what account/get reports from it is what it would have
+ *   reported then: older than the truth, never newer, and a client following the sync recipe
+ *   fetches again rather than missing a change.
  */
 export function withAccountCache(inner: Store, clock: Clock, seconds: number): Store {
   if (seconds <= 0) return inner;
-  const entries = new BoundedMap<number, { account: Account; until: number }>(50_000);
+  const entries = new BoundedMap<number, { settled: SettledAccount; until: number }>(50_000);
   const generations = new Map<number, number>();
 
   const invalidate = (pk: number): void => {
@@ -26,17 +28,21 @@ export function withAccountCache(inner: Store, clock: Clock, seconds: number): S
     generations.set(pk, (generations.get(pk) ?? 0) + 1);
   };
 
-  const cachedAccounts: AccountsRepo = Object.create(inner.read.accounts) as AccountsRepo;
-  cachedAccounts.get = async function cachedGet(pk: number): Promise<Account | null> {
+  async function settledAccount(pk: number, readClock: Clock): Promise<SettledAccount | null> {
     const now = clock.now();
     const hit = entries.get(pk);
-    if (hit && hit.until > now) return hit.account;
+    if (hit && hit.until > now) return hit.settled;
     const generation = generations.get(pk) ?? 0;
-    const account = await inner.read.accounts.get(pk);
-    if (account && (generations.get(pk) ?? 0) === generation) entries.set(pk, { account: Object.freeze(account), until: now + seconds * 1000 });
-    return account;
-  };
-  const read: Repos = { ...inner.read, accounts: cachedAccounts };
+    const read = await inner.settledAccount(pk, readClock);
+    if (!read) return null;
+    const settled = Object.freeze({ account: Object.freeze(read.account), asOfMs: read.asOfMs });
+    // A stamp too recent to be reported yet would be reported by a read a moment later: the entry
+    // lives no longer than that, so this process's own writes show as soon as they settle.
+    const settles = settlesAtMs(Math.max(...Object.values(read.account.stamps)));
+    const until = settles > read.asOfMs ? Math.min(now + seconds * 1000, settles) : now + seconds * 1000;
+    if ((generations.get(pk) ?? 0) === generation) entries.set(pk, { settled, until });
+    return settled;
+  }
 
   /** The methods of AccountsRepo that change an account row. A new one must be added here. */
   function tracking(accounts: AccountsRepo, touched: Set<number>): AccountsRepo {
@@ -50,7 +56,8 @@ export function withAccountCache(inner: Store, clock: Clock, seconds: number): S
 
   return {
     dialect: inner.dialect,
-    read,
+    read: inner.read,
+    settledAccount,
     async transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {
       const touched = new Set<number>();
       try {

@@ -230,25 +230,25 @@ export function storeContract(label: string, open: OpenStore): void {
     });
 
     describe('accounts.touch', () => {
-      it('moves a stamp to nextStamp(previous, now): 1000, 1001, 1002, then 5000', async () => {
+      it('moves a stamp to nextStamp(previous, now): 1000, 1000 again, 5000, and never back (4000)', async () => {
         const a = await createAccount();
         const touch = (now: number) => tx((r) => r.accounts.touch(a.pk, ['lastedit_task'], now));
         assert.deepEqual(await touch(1000), { lastedit_task: nextStamp(0, 1000) });
-        assert.deepEqual(await touch(1000), { lastedit_task: 1001 });
-        assert.deepEqual(await touch(1000), { lastedit_task: 1002 });
+        assert.deepEqual(await touch(1000), { lastedit_task: 1000 });
         assert.deepEqual(await touch(5000), { lastedit_task: 5000 });
+        assert.deepEqual(await touch(4000), { lastedit_task: 5000 });
         assert.deepEqual((await store.read.accounts.get(a.pk))?.stamps, stampsWith({ lastedit_task: 5000 }));
       });
 
       it('moves only the named stamps, each from its own previous value', async () => {
         const a = await createAccount();
-        await tx((r) => r.accounts.touch(a.pk, ['lastedit_task'], 5000));
+        await tx((r) => r.accounts.touch(a.pk, ['lastedit_task'], 6000));
         const names: StampName[] = ['lastedit_task', 'lastedit_note', 'lastdelete_note'];
         const moved = await tx((r) => r.accounts.touch(a.pk, names, 5000));
-        assert.deepEqual(moved, { lastedit_task: 5001, lastedit_note: 5000, lastdelete_note: 5000 });
+        assert.deepEqual(moved, { lastedit_task: 6000, lastedit_note: 5000, lastdelete_note: 5000 });
         assert.deepEqual(
           (await store.read.accounts.get(a.pk))?.stamps,
-          stampsWith({ lastedit_task: 5001, lastedit_note: 5000, lastdelete_note: 5000 }),
+          stampsWith({ lastedit_task: 6000, lastedit_note: 5000, lastdelete_note: 5000 }),
         );
       });
 
@@ -285,6 +285,68 @@ export function storeContract(label: string, open: OpenStore): void {
       it('touch of an unknown account throws rather than pretending to move stamps', async () => {
         const a = await createAccount();
         await assert.rejects(tx((r) => r.accounts.touch(a.pk + 1000, ['lastedit_task'], 1000)));
+      });
+    });
+
+    describe('settledAccount (what account/get reads)', () => {
+      it('returns the account and the clock read before it; null for no account', async () => {
+        const a = await createAccount();
+        let reads = 0;
+        const clock = { now: () => 1_000_000 + 1000 * ++reads };
+        assert.deepEqual(await store.settledAccount(a.pk, clock), { account: a, asOfMs: 1_001_000 });
+        assert.equal(reads, 1, 'the clock is read once');
+        assert.equal(await store.settledAccount(a.pk + 1000, clock), null);
+      });
+
+      it('waits for a write transaction of the account that is in flight, and shows what it committed', async () => {
+        const a = await createAccount();
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        let locked!: () => void;
+        const isLocked = new Promise<void>((resolve) => (locked = resolve));
+        const writing = tx(async (r) => {
+          await r.accounts.lock(a.pk);
+          await r.accounts.touch(a.pk, ['lastedit_task'], 4000);
+          locked();
+          await gate;
+        });
+        await isLocked;
+        let settled: number | undefined;
+        const reading = store.settledAccount(a.pk, { now: () => 3_999_000 }).then((s) => (settled = s?.account.stamps.lastedit_task));
+        for (let i = 0; i < 20; i++) await yieldToOthers();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.equal(settled, undefined, 'still waiting for the writer');
+        release();
+        await Promise.all([writing, reading]);
+        assert.equal(settled, 4000, 'and then sees its write');
+      });
+
+      it('does not wait for writers of another account', async () => {
+        const a = await createAccount();
+        const b = await createAccount();
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        let locked!: () => void;
+        const isLocked = new Promise<void>((resolve) => (locked = resolve));
+        const writing = tx(async (r) => {
+          await r.accounts.lock(b.pk);
+          locked();
+          await gate;
+        });
+        await isLocked;
+        if (store.dialect === 'postgres') {
+          assert.equal((await store.settledAccount(a.pk, { now: () => 0 }))?.account.pk, a.pk);
+        } else {
+          // SQLite has one writer for the whole file: a settled read waits for whatever it writes.
+          let done = false;
+          const reading = store.settledAccount(a.pk, { now: () => 0 }).then(() => (done = true));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          assert.equal(done, false);
+          release();
+          await reading;
+        }
+        release();
+        await writing;
       });
     });
 
@@ -711,7 +773,7 @@ export function storeContract(label: string, open: OpenStore): void {
               const seen = (await r.clients.list()).length;
               await yieldToOthers();
               await r.clients.create(newClient({ clientId: `locked-${seen}` }));
-              await r.accounts.touch(a.pk, ['lastedit_list'], 1000);
+              await r.accounts.touch(a.pk, ['lastedit_list'], 1000 + seen);
             }),
           ),
         );

@@ -10,6 +10,7 @@
  * Times are Unix seconds unless a name says otherwise.
  */
 
+import type { Clock } from '../lib/clock.js';
 import type { OrganizersRepo } from './organizers-port.js';
 import type { TasksRepo } from './tasks-port.js';
 
@@ -160,11 +161,15 @@ export interface AccountsRepo {
   credentialsByEmail(emailKey: string): Promise<Credentials | null>;
   /** The internal key of the account with this public userid, or null. */
   pkByUserid(userid: string): Promise<number | null>;
-  /** Serialises writers of this account until the transaction ends (no-op outside one). */
+  /**
+   * Serialises writers of this account until the transaction ends (no-op outside one). A write
+   * reads the clock for its stamps after this (lockAccount() in features/account does both):
+   * Store.settledAccount relies on it.
+   */
   lock(pk: number): Promise<void>;
   /**
-   * Moves the named stamps to nextStamp(previous, nowSeconds) and returns the new values.
-   * Every write that changes what a stamp covers calls this in the same transaction.
+   * Moves the named stamps to nextStamp(previous, nowSeconds) (never back) and returns the new
+   * values. Every write that changes what a stamp covers calls this in the same transaction.
    */
   touch(pk: number, names: readonly StampName[], nowSeconds: number): Promise<Partial<Stamps>>;
   /**
@@ -231,10 +236,25 @@ export interface MigrationStatus {
   readonly pending: readonly number[];
 }
 
+/** What account/get reads (Store.settledAccount). */
+export interface SettledAccount {
+  readonly account: Account;
+  /** The clock just before the read (ms): every write the account does not show is stamped later. */
+  readonly asOfMs: number;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   /** Autocommit reads only; every write goes through transaction(). */
   readonly read: Repos;
+  /**
+   * The account once every write transaction of it that had begun has ended, with the clock read
+   * just before (docs/decisions/0003-change-stamps.md): a write this does not show locked the
+   * account after this read's lock, and reads its stamps' clock after its lock, so it is stamped
+   * no earlier than `asOfMs`. SQLite queues the read behind the writer's mutex; PostgreSQL takes a
+   * share lock on the account row, which waits for the writers' row locks. Null for no account.
+   */
+  settledAccount(pk: number, clock: Clock): Promise<SettledAccount | null>;
   /**
    * Runs `fn` in one transaction: commit when it resolves, roll back when it throws. Never call
    * the store's transaction(), migrate() or migrationStatus() from inside `fn`: transactions do

@@ -69,8 +69,10 @@ describe('two instances on one PostgreSQL database', { skip: base ? false : 'TES
     const seen = (await call(b, tokens.access_token, '/3/tasks/get.php', { id: String(id) })).body as Array<{ title?: string }>;
     assert.equal(seen[1]?.title, 'Written on A');
     await call(b, tokens.access_token, '/3/tasks/edit.php', { tasks: JSON.stringify([{ id, title: 'Edited on B' }]) });
-    // A may hold the account for ACCOUNT_CACHE_SECONDS (1 s here); after that it shows B's edit.
-    await sleep(1100);
+    // account/get reports a second once it and the clock-skew allowance are over (2 s after the
+    // edit's second began, at most 3 s after the edit), and A may hold the account for
+    // ACCOUNT_CACHE_SECONDS (1 s here); after that it shows B's edit.
+    await sleep(3100);
     const account = (await call(a, tokens.access_token, '/3/account/get.php')).body as { lastedit_task: number };
     const [, task] = (await call(a, tokens.access_token, '/3/tasks/get.php', { id: String(id) })).body as Array<{ modified?: number; title?: string }>;
     assert.equal(task?.title, 'Edited on B');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
-import { api, authorize, createAccount, createApp, testContext, type TestContext } from '../../../test/harness.js';
+import { api, authorize, createAccount, createApp, settledStamps, tasksCall, testContext, type TestContext } from '../../../test/harness.js';
 
 const ACCOUNT_KEYS = [
   'userid',
@@ -71,10 +71,38 @@ describe('account/get', () => {
     const t = (await authorize(ctx, account, await createApp(ctx), 'basic')).access_token;
     const now = Math.floor(ctx.clock.now() / 1000);
     await ctx.deps.store.transaction((tx) => tx.accounts.touch(account.pk, ['lastedit_goal', 'lastdelete_task'], now));
-    const body = (await api(ctx, t, '/3/account/get.php')).json() as Record<string, number>;
+    const body = await settledStamps(ctx, t);
     assert.equal(body['lastedit_goal'], now);
     assert.equal(body['lastdelete_task'], now);
     assert.equal(body['lastedit_task'], 0);
+  });
+
+  it('reports no second whose writes may still be landing: a stamp shows once its second is over (and the skew allowance)', async () => {
+    const account = await createAccount(ctx);
+    const t = (await authorize(ctx, account, await createApp(ctx), 'basic tasks write')).access_token;
+    const second = Math.floor(ctx.clock.now() / 1000);
+    await tasksCall(ctx, t, 'add', [{ title: 'now' }]);
+    const get = async () => ((await api(ctx, t, '/3/account/get.php')).json() as Record<string, number>)['lastedit_task'];
+    assert.equal(await get(), second - 2, 'the same second: reported as the last settled second');
+    ctx.clock.advance(1);
+    // Kept by the account cache (what it reported then, never anything newer) until a new read
+    // would report the write.
+    assert.equal(await get(), second - 2, 'a second later: still not that second');
+    ctx.clock.advance(1);
+    assert.equal(await get(), second, 'once the second and the skew allowance are over');
+  });
+
+  it('stamps are the clock\'s seconds: 200 writes in one second are all stamped with it, none ahead', async () => {
+    const account = await createAccount(ctx);
+    const t = (await authorize(ctx, account, await createApp(ctx), 'basic tasks write')).access_token;
+    const second = Math.floor(ctx.clock.now() / 1000);
+    const stamps = new Set<number>();
+    for (let i = 0; i < 200; i++) {
+      const [task] = (await tasksCall(ctx, t, 'add', [{ title: `t${i}` }])).json() as Array<{ modified: number }>;
+      stamps.add(task?.modified ?? -1);
+    }
+    assert.deepEqual([...stamps], [second]);
+    assert.equal((await settledStamps(ctx, t))['lastedit_task'], second);
   });
 
   it('is not cached by intermediaries', async () => {

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { unixSeconds } from '../../lib/clock.js';
+import { lockAccount } from '../account/account.service.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
 import { UniqueViolation, type OrganizerKind, type OrganizerTypes, type Repos } from '../../storage/store.js';
 import { Failures, readFields, readId, readName, sameRow, type RawInput, type Row } from './organizer-fields.js';
@@ -32,7 +32,7 @@ export async function addOrganizer(deps: Deps, auth: AuthContext, { spec, raw }:
   const values = readFields(spec.fields, raw, fail, 'added');
   const userPk = auth.userPk;
   return deps.store.transaction(async (tx) => {
-    await tx.accounts.lock(userPk);
+    const now = await lockAccount(deps, tx, userPk);
     if ((await tx.organizers.count(userPk, spec.kind)) >= spec.maxRecords) {
       throw fail.error('max', `Max ${spec.plural} reached (${spec.maxRecords})`);
     }
@@ -41,7 +41,7 @@ export async function addOrganizer(deps: Deps, auth: AuthContext, { spec, raw }:
     if (spec.prepare) row = await spec.prepare(tx, userPk, row, null);
     await write(() => tx.organizers.insert(userPk, spec.kind, asRecord(row)), fail);
     await spec.afterWrite?.(tx, userPk, row, null);
-    await tx.accounts.touch(userPk, [spec.stamp], unixSeconds(deps.clock));
+    await tx.accounts.touch(userPk, [spec.stamp], now);
     return stored(tx, userPk, spec, id);
   });
 }
@@ -53,7 +53,7 @@ export async function editOrganizer(deps: Deps, auth: AuthContext, { spec, raw }
   const fail = blank.withRef(id);
   const userPk = auth.userPk;
   return deps.store.transaction(async (tx) => {
-    await tx.accounts.lock(userPk);
+    const now = await lockAccount(deps, tx, userPk);
     // The id is checked before the other parameters: an unknown id is the answer that matters most to a sync client.
     const before = await tx.organizers.get(userPk, spec.kind, id);
     if (!before) throw fail.error('invalid');
@@ -65,7 +65,7 @@ export async function editOrganizer(deps: Deps, auth: AuthContext, { spec, raw }
     if (sameRow(current, next)) throw fail.error('nothingEdited');
     await write(() => tx.organizers.update(userPk, spec.kind, asRecord(next)), fail);
     await spec.afterWrite?.(tx, userPk, next, current);
-    await tx.accounts.touch(userPk, [spec.stamp], unixSeconds(deps.clock));
+    await tx.accounts.touch(userPk, [spec.stamp], now);
     return stored(tx, userPk, spec, id);
   });
 }
@@ -79,9 +79,8 @@ export async function deleteOrganizer(deps: Deps, auth: AuthContext, { spec, raw
   const id = readId(raw['id'], blank);
   const fail = blank.withRef(id);
   const userPk = auth.userPk;
-  const now = unixSeconds(deps.clock);
   return deps.store.transaction(async (tx) => {
-    await tx.accounts.lock(userPk);
+    const now = await lockAccount(deps, tx, userPk);
     if (!(await tx.organizers.remove(userPk, spec.kind, id))) throw fail.error('invalid');
     await spec.afterDelete?.(tx, userPk, id);
     // lastedit_task moves only when a task really changes (else clients refetch tasks for nothing),

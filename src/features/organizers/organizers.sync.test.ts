@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { api, authorize, createAccount, createApp, testContext, type TestContext } from '../../../test/harness.js';
+import { authorize, createAccount, createApp, settledStamps, testContext, type TestContext } from '../../../test/harness.js';
 import type { Account, OrganizerKind, Stamps } from '../../storage/store.js';
 import { call, ERROR_BASE, insertTasks, KIND_NAMES, setup, type Json, type User } from './organizers.test-kit.js';
 
@@ -58,8 +58,9 @@ class SyncClient {
     return r;
   }
 
+  /** account/get; clients sync seconds or minutes apart, so the writes before have settled. */
   private async stamps(): Promise<Stamps> {
-    return (await api(this.ctx, this.user.token, '/3/account/get.php')).json() as Stamps;
+    return (await settledStamps(this.ctx, this.user.token));
   }
 
   async sync(): Promise<void> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
-import { api, signIn, tasksCall, testContext, type TestApp, type TestContext } from '../../../test/harness.js';
+import { api, settledStamps, signIn, tasksCall, testContext, type TestApp, type TestContext } from '../../../test/harness.js';
 import { newTask } from '../../../test/factories.js';
 import type { Account } from '../../storage/store.js';
 
@@ -164,16 +164,16 @@ describe('tasks/add', () => {
   it('moves lastedit_task, and every task of one call carries that stamp as modified', async () => {
     ctx.clock.advance(60);
     const results = body(await tasksCall(ctx, token, 'add', [{ title: 'A' }, { title: 'B' }]));
-    const account_ = (await api(ctx, token, '/3/account/get.php')).json() as Json;
+    const account_ = await settledStamps(ctx, token);
     assert.equal(results[0]?.['modified'], account_['lastedit_task']);
     assert.equal(results[1]?.['modified'], account_['lastedit_task']);
   });
 
   it('a call with no successful item leaves lastedit_task alone', async () => {
-    const before = ((await api(ctx, token, '/3/account/get.php')).json() as Json)['lastedit_task'];
+    const before = (await settledStamps(ctx, token))['lastedit_task'];
     ctx.clock.advance(60);
     await tasksCall(ctx, token, 'add', [{ title: '' }, { priority: 5 }]);
-    assert.equal(((await api(ctx, token, '/3/account/get.php')).json() as Json)['lastedit_task'], before);
+    assert.equal((await settledStamps(ctx, token))['lastedit_task'], before);
   });
 
   it('accepts the tasks parameter in a multipart body and in the query string of a POST', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, signIn, tasksCall, testContext, type TestContext } from '../../../test/harness.js';
+import { api, settledStamps, signIn, tasksCall, testContext, type TestContext } from '../../../test/harness.js';
 
 type Json = Record<string, unknown>;
 
@@ -15,7 +15,7 @@ describe('tasks/delete and tasks/deleted', () => {
   after(() => ctx.close());
 
   const add = async (tasks: Json[]) => ((await tasksCall(ctx, token, 'add', tasks)).json() as Json[]).map((t) => t['id'] as number);
-  const stamps = async () => (await api(ctx, token, '/3/account/get.php')).json() as { lastedit_task: number; lastdelete_task: number };
+  const stamps = () => settledStamps(ctx, token);
 
   it('deletes by id (numbers, strings, or {id} objects) and reports [{id}] with inline 604/605', async () => {
     const [a, b, c] = await add([{ title: 'a' }, { title: 'b' }, { title: 'c' }]);

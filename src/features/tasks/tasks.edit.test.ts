@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, signIn, tasksCall, testContext, type TestApp, type TestContext } from '../../../test/harness.js';
+import { api, settledStamps, signIn, tasksCall, testContext, type TestApp, type TestContext } from '../../../test/harness.js';
 import type { Account, Repos } from '../../storage/store.js';
 
 type Json = Record<string, unknown>;
@@ -19,7 +19,7 @@ describe('tasks/edit', () => {
 
   const add = async (task: Json = {}) => ((await tasksCall(ctx, token, 'add', [{ title: 'T', ...task }])).json() as Json[])[0] as Json;
   const edit = async (tasks: unknown[], extra: Record<string, string> = {}) => (await tasksCall(ctx, token, 'edit', tasks, extra)).json() as Json[];
-  const accountStamps = async () => (await api(ctx, token, '/3/account/get.php')).json() as Record<string, number>;
+  const accountStamps = () => settledStamps(ctx, token);
 
   it('changes only the fields sent; modified and lastedit_task move; requested fields come back', async () => {
     const t = await add({ title: 'Original', priority: 2, note: 'keep me' });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
-import { api, signIn, tasksCall, testContext, type TestContext } from '../../../test/harness.js';
+import { api, settledStamps, signIn, tasksCall, testContext, type TestContext } from '../../../test/harness.js';
 
 type Json = Record<string, unknown>;
 const DAY = 86400;
@@ -43,7 +43,7 @@ describe('repeating tasks: reschedule on completion', () => {
     assert.equal(copy['duedate'], MON, 'the copy keeps the due date that was completed');
     assert.equal(copy['repeat'], '', 'the copy is history: it does not repeat');
     // Both changes count for sync: they carry the call's stamp, which is lastedit_task.
-    const stamps = (await api(ctx, token, '/3/account/get.php')).json() as Json;
+    const stamps = await settledStamps(ctx, token);
     assert.equal(copy['modified'], stamps['lastedit_task']);
     assert.equal(r['modified'], stamps['lastedit_task']);
   });
@@ -147,7 +147,7 @@ describe('repeating tasks: reschedule on completion', () => {
     await complete(child['id']);
     const [copy] = await copyOf(child['id']);
     assert.equal(copy?.['parent'], parent['id']);
-    const stamps = (await api(ctx, token, '/3/account/get.php')).json() as Json;
+    const stamps = await settledStamps(ctx, token);
     const after = (await api(ctx, token, '/3/tasks/get.php', { id: String(parent['id']), fields: 'children' })).json() as Json[];
     assert.equal(after[1]?.['modified'], stamps['lastedit_task'], 'clients fetching changes get the new children count');
     assert.equal(after[1]?.['children'], 2);

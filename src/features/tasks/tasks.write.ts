@@ -1,7 +1,7 @@
 import { itemError, type ItemError } from '../../errors.js';
 import type { Deps } from '../../deps.js';
+import { lockAccount } from '../account/account.service.js';
 import { classifyId } from '../../http/params.js';
-import { unixSeconds } from '../../lib/clock.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
 import type { ListedTask, Task } from '../../storage/store.js';
 import { checkReferences } from './task-checks.js';
@@ -22,10 +22,10 @@ export interface Wanted {
 /** Runs a write call: one transaction, the account's writers serialised, every item judged on its own. */
 async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: WriteContext) => Promise<T>): Promise<T> {
   return deps.store.transaction(async (tx) => {
-    await tx.accounts.lock(auth.userPk);
+    const now = await lockAccount(deps, tx, auth.userPk);
     const account = await tx.accounts.get(auth.userPk);
     if (!account) throw new Error(`account ${auth.userPk} vanished`);
-    return each({ tx, account, clientPk: auth.clientPk, now: unixSeconds(deps.clock), stampedParents: new Set() });
+    return each({ tx, account, clientPk: auth.clientPk, now, stampedParents: new Set() });
   });
 }
 

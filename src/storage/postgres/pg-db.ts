@@ -57,6 +57,7 @@ export const pgDialect: Dialect = {
   // check through: inserting a session or a known device does not queue behind a task batch's
   // hold on the account row. Lockers still exclude one another.
   lockRows: (of) => (of ? ` FOR NO KEY UPDATE OF ${of}` : ' FOR NO KEY UPDATE'),
+  shareLock: ' FOR SHARE',
   indexHint: () => '',
   jsonArray: (columns) => `json_build_array(${columns})`,
   // node-postgres parses json columns already.

@@ -200,7 +200,7 @@ if (base) {
       }
     });
 
-    it('concurrent writers of one account on two stores (two instances) never share an id or a stamp', async () => {
+    it('concurrent writers of one account on two stores (two instances) never share an id, and the stamp keeps the latest second', async () => {
       const db = await freshSchema(base);
       const a = new PostgresStore({ url: db.url, poolSize: 4 });
       const b = new PostgresStore({ url: db.url, poolSize: 4 });
@@ -209,16 +209,19 @@ if (base) {
         const account = await a.transaction((tx) =>
           tx.accounts.create(newAccount('tdpg', 1)),
         );
-        // Each writer: ids and a stamp, in one transaction, as a task batch does (no lock() first).
-        const write = (store: PostgresStore) =>
+        // Each writer: ids and a stamp, in one transaction, as a task batch does (no lock() first),
+        // each with its own clock reading, as instances whose clocks differ a little.
+        const write = (store: PostgresStore, now: number) =>
           store.transaction(async (tx) => ({
             id: await tx.accounts.allocateIds(account.pk, 'task', 2),
-            stamp: (await tx.accounts.touch(account.pk, ['lastedit_task'], 1_000)).lastedit_task as number,
+            stamp: (await tx.accounts.touch(account.pk, ['lastedit_task'], now)).lastedit_task as number,
           }));
-        const results = await Promise.all(Array.from({ length: 30 }, (_, i) => write(i % 2 ? a : b)));
+        const nows = Array.from({ length: 30 }, (_, i) => 1_000 + ((i * 7) % 11));
+        const results = await Promise.all(nows.map((now, i) => write(i % 2 ? a : b, now)));
         const ids = results.flatMap((r) => [r.id, r.id + 1]).sort((x, y) => x - y);
         assert.deepEqual(ids, Array.from({ length: 60 }, (_, i) => i + 1));
-        assert.equal(new Set(results.map((r) => r.stamp)).size, 30, 'every write got its own stamp');
+        for (const [i, r] of results.entries()) assert.ok(r.stamp >= (nows[i] as number), 'a stamp is at least its own clock reading');
+        assert.equal((await a.read.accounts.get(account.pk))?.stamps.lastedit_task, Math.max(...nows), 'and the account keeps the latest');
       } finally {
         await a.close();
         await b.close();

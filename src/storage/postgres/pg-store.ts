@@ -1,9 +1,11 @@
 import pg from 'pg';
 import { storableText } from '../../lib/text.js';
+import type { Clock } from '../../lib/clock.js';
+import { SqlAccounts } from '../sql/accounts.js';
 import { SqlCounters } from '../sql/counters.js';
 import { makeRepos } from '../sql/repos.js';
 import { TargetNotEmpty, type TableDump } from '../copy.js';
-import type { CountersRepo, MigrationStatus, Repos, Store } from '../store.js';
+import type { CountersRepo, MigrationStatus, Repos, SettledAccount, Store } from '../store.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { PgDb, pgDialect, pgTypes } from './pg-db.js';
 
@@ -49,6 +51,7 @@ export class PostgresStore implements Store {
   readonly read: Repos;
   readonly counters: CountersRepo;
   private readonly pool: pg.Pool;
+  private readonly accounts: SqlAccounts;
 
   constructor(options: PostgresOptions) {
     this.pool = new pg.Pool({ connectionString: withCustomPlans(options.url), max: options.poolSize, types: pgTypes });
@@ -58,6 +61,13 @@ export class PostgresStore implements Store {
     const db = new PgDb(this.pool);
     this.read = makeRepos(db, pgDialect, false);
     this.counters = new SqlCounters(db);
+    this.accounts = new SqlAccounts(db, pgDialect, () => '');
+  }
+
+  async settledAccount(pk: number, clock: Clock): Promise<SettledAccount | null> {
+    const asOfMs = clock.now();
+    const account = await this.accounts.getSettled(pk);
+    return account && { account, asOfMs };
   }
 
   async transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {

@@ -59,6 +59,16 @@ export class SqlAccounts implements AccountsRepo {
     return row ? toAccount(row) : null;
   }
 
+  /**
+   * get() that first waits for every transaction holding this account's write lock (PostgreSQL:
+   * FOR SHARE conflicts with the writers' FOR NO KEY UPDATE; a waiting read sees the row as the
+   * writer committed it). SQLite's store queues this behind its writer instead.
+   */
+  async getSettled(pk: number): Promise<Account | null> {
+    const row = await this.db.getRaw(`SELECT ${COLUMNS} FROM accounts WHERE pk = ?${this.dialect.shareLock}`, pk);
+    return row ? toAccount(row) : null;
+  }
+
   async credentialsByEmail(emailKey: string): Promise<Credentials | null> {
     if (!matchable(emailKey)) return null;
     const row = await this.db.get<{ pk: number; password_hash: string }>('SELECT pk, password_hash FROM accounts WHERE email_key = ?', emailKey);
@@ -81,10 +91,9 @@ export class SqlAccounts implements AccountsRepo {
     const columns = [...new Set(names)];
     if (columns.length === 0) return {};
     // One statement, one round trip. Each stamp moves by the rule of nextStamp() in lib/clock.ts:
-    // to the clock's second if that is later than the stored stamp, else one past the stored stamp.
-    // The UPDATE holds the row's lock until the transaction ends, so two instances cannot both
-    // compute the same next stamp. Column names come from the fixed STAMP_NAMES list, never from input.
-    const set = columns.map((n) => `${n} = CASE WHEN ? > ${n} THEN ? ELSE ${n} + 1 END`).join(', ');
+    // to the clock's second if that is later than the stored stamp; it never moves back.
+    // Column names come from the fixed STAMP_NAMES list, never from input.
+    const set = columns.map((n) => `${n} = CASE WHEN ? > ${n} THEN ? ELSE ${n} END`).join(', ');
     const row = await this.db.get<Record<StampName, number>>(
       `UPDATE accounts SET ${set} WHERE pk = ? RETURNING ${columns.join(', ')}`,
       ...columns.flatMap(() => [nowSeconds, nowSeconds]),

@@ -52,6 +52,8 @@ export interface Dialect {
    * database already, so it gives ''. `of` names the one table of a join whose rows are locked.
    */
   lockRows(of?: string): string;
+  /** The clause of a read that waits for the writers holding its rows' locks (Store.settledAccount). */
+  readonly shareLock: string;
   /** An index hint for SQLite (`INDEXED BY`); PostgreSQL's planner takes none. */
   indexHint(index: string): string;
   /** An expression building a JSON array of the given columns, read back with parseJsonRow. */

@@ -85,6 +85,8 @@ export class SqliteDb implements SqlDb {
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
   lockRows: () => '',
+  // The store queues settled reads behind its one writer instead (sqlite-store.ts).
+  shareLock: '',
   indexHint: (index) => `INDEXED BY ${index}`,
   jsonArray: (columns) => `json_array(${columns})`,
   parseJsonRow: (value) => JSON.parse(value as string) as unknown[],

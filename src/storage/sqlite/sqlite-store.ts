@@ -4,7 +4,8 @@ import Database from 'better-sqlite3';
 import { Mutex } from '../../lib/mutex.js';
 import { SqlCounters } from '../sql/counters.js';
 import type { SqlDb, SqlParam } from '../sql/db.js';
-import type { CountersRepo, MigrationStatus, Repos, Store } from '../store.js';
+import type { Clock } from '../../lib/clock.js';
+import type { CountersRepo, MigrationStatus, Repos, SettledAccount, Store } from '../store.js';
 import { makeRepos } from '../sql/repos.js';
 import { Conn, SqliteDb, sqliteDialect } from './connection.js';
 import { MIGRATIONS } from './migrations.js';
@@ -89,6 +90,14 @@ export class SqliteStore implements Store {
         throw err;
       }
     });
+  }
+
+  async settledAccount(pk: number, clock: Clock): Promise<SettledAccount | null> {
+    const asOfMs = clock.now();
+    // Behind the writer's FIFO mutex: every transaction begun before this call has ended, and the
+    // reader connection sees what it committed.
+    const account = await this.mutex.run(() => this.read.accounts.get(pk));
+    return account && { account, asOfMs };
   }
 
   /** The writer as a SqlDb whose every statement is its own transaction. */
