@@ -1,6 +1,8 @@
 /**
  * The one table of API error codes (spec part 7, plus the hosted service's 0 and 617, plus the
- * folder and location codes of the compat notes). docs/errors.md mirrors it; a test keeps the two
+ * folder and location codes of the compat notes, plus 211/311/411/511: "malformed request" for a
+ * folder, context, goal or location value out of range, on the pattern of the hosted service's
+ * 611, 711, 811, 911 and 1011). docs/errors.md mirrors it; a test keeps the two
  * in step. The code is the stable identifier; descriptions may be made more specific per call.
  *
  * HTTP status: 1 and 2 → 401, 3 and 103 → 429, 4 → 503, every other code → 200 (what clients of
@@ -22,24 +24,28 @@ export const ERRORS = {
   204: 'Empty id',
   205: 'Invalid folder',
   206: 'Nothing was edited',
+  211: 'Malformed request',
   301: 'Your context must have a name',
   302: 'A context with that name already exists',
   303: 'Max contexts reached (1000)',
   304: 'Empty id',
   305: 'Invalid context',
   306: 'Nothing was edited',
+  311: 'Malformed request',
   401: 'Your goal must have a name',
   402: 'A goal with that name already exists',
   403: 'Max goals reached (500)',
   404: 'Empty id',
   405: 'Invalid goal',
   406: 'Nothing was edited',
+  411: 'Malformed request',
   501: 'Your location must have a name',
   502: 'A location with that name already exists',
   503: 'Max locations reached (500)',
   504: 'Empty id',
   505: 'Invalid location',
   506: 'Nothing was edited',
+  511: 'Malformed request',
   601: 'Your task must have a title',
   602: 'Only 50 tasks can be added/edited/deleted at a time',
   603: 'The maximum number of tasks allowed per account (80000) has been reached',

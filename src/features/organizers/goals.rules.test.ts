@@ -32,14 +32,14 @@ describe('goals: level, contributes, archived, note', () => {
     assert.equal((await goal({ name: 'Level " 2 "', level: ' 2 ' })).level, 2);
   });
 
-  it('406 for a level outside 0–2, on add and edit, naming the field', async () => {
-    for (const level of ['3', '-1', 'high']) {
+  it('411 (malformed) for a level outside 0–2, on add and edit, naming the field', async () => {
+    for (const level of ['3', '-1', 'high', '5']) {
       const res = (await call(env.ctx, env.user, 'goal', 'add', { name: `Bad level ${level}`, level })).json() as { errorCode: number; errorDesc: string };
-      assert.equal(res.errorCode, 406, level);
-      assert.match(res.errorDesc, /level must be 0, 1 or 2/);
+      assert.equal(res.errorCode, 411, level);
+      assert.match(res.errorDesc, /^Malformed request: level must be 0, 1 or 2/);
     }
     const g = await goal({ name: 'Level to break' });
-    assert.equal((await edit({ id: String(g.id), level: '7' })).errorCode, 406);
+    assert.equal((await edit({ id: String(g.id), level: '7' })).errorCode, 411);
   });
 
   it('contributes keeps a goal of a higher rank and resets everything else to 0', async () => {
@@ -118,22 +118,22 @@ describe('goals: level, contributes, archived, note', () => {
     assert.equal((await edit({ id: String(g.id), archived: '0' })).archived, 0);
   });
 
-  it('flags take 0/1 in lenient forms and refuse anything else with 406', async () => {
+  it('flags take 0/1 in lenient forms and refuse anything else with 411 (malformed)', async () => {
     assert.equal((await goal({ name: 'Flag true', private: 'true' })).private, 1);
     assert.equal((await goal({ name: 'Flag 1.0', private: '1.0' })).private, 1);
     assert.equal((await goal({ name: 'Flag empty', private: '' })).private, 0);
     const bad = (await call(env.ctx, env.user, 'goal', 'add', { name: 'Flag 2', private: '2' })).json() as { errorCode: number; errorDesc: string };
-    assert.equal(bad.errorCode, 406);
-    assert.match(bad.errorDesc, /^Nothing was added: private must be 0 or 1/);
+    assert.equal(bad.errorCode, 411);
+    assert.match(bad.errorDesc, /^Malformed request: private must be 0 or 1/);
   });
 
-  it('the note holds up to 32,768 bytes of UTF-8, kept exactly; one byte more is 406', async () => {
+  it('the note holds up to 32,768 bytes of UTF-8, kept exactly; one byte more is 411 (malformed)', async () => {
     const exact = '€'.repeat(10922) + 'ab'; // 3 × 10922 + 2 = 32768 bytes
     assert.equal(Buffer.byteLength(exact), 32768);
     const g = await goal({ name: 'Long note', note: exact });
     assert.equal(g.note, exact);
     const over = (await call(env.ctx, env.user, 'goal', 'add', { name: 'Too long note', note: `${exact}x` })).json() as { errorCode: number; errorDesc: string };
-    assert.equal(over.errorCode, 406);
+    assert.equal(over.errorCode, 411);
     assert.match(over.errorDesc, /note is 32769 bytes long, at most 32768/);
     // White space and an empty note are values: clearing a note is an edit.
     const spaced = await goal({ name: 'Spaced note', note: '  two spaces  ' });

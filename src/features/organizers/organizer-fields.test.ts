@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { ApiError } from '../../errors.js';
 import { Failures, readField, readId, readName, type FieldSpec } from './organizer-fields.js';
 
-const fail = new Failures({ noName: 501, nameTaken: 502, max: 503, emptyId: 504, invalid: 505, nothingEdited: 506 }, 'location');
+const fail = new Failures({ noName: 501, nameTaken: 502, max: 503, emptyId: 504, invalid: 505, nothingEdited: 506, malformed: 511 }, 'location');
 
 function errorOf(fn: () => unknown): { code: number; ref: unknown; desc: string } {
   try {
@@ -16,15 +16,15 @@ function errorOf(fn: () => unknown): { code: number; ref: unknown; desc: string 
 }
 
 describe('names', () => {
-  it('readName trims, requires a non-blank name when asked, and refuses long ones with the "no name" code', () => {
+  it('readName trims, requires a non-blank name when asked ("no name"), and refuses long ones as malformed, naming the field', () => {
     assert.equal(readName('  Home ', true, 64, fail), 'Home');
     assert.equal(readName(undefined, false, 64, fail), undefined);
     assert.equal(errorOf(() => readName(undefined, true, 64, fail)).code, 501);
     assert.equal(errorOf(() => readName(' ', false, 64, fail)).code, 501);
     assert.equal(readName('😀'.repeat(64), true, 64, fail), '😀'.repeat(64));
     const long = errorOf(() => readName('a'.repeat(65), true, 64, fail));
-    assert.equal(long.code, 501);
-    assert.match(long.desc, /at most 64 characters.*has 65/);
+    assert.equal(long.code, 511);
+    assert.match(long.desc, /^Malformed request: the location name is too long: at most 64 characters.*has 65/);
   });
 });
 
@@ -33,8 +33,8 @@ describe('readId', () => {
     [undefined, 504, undefined],
     ['', 504, undefined],
     ['  ', 504, undefined],
-    ['0', 504, 0],
-    ['0.0', 504, 0],
+    ['0', 504, '0'],
+    ['0.0', 504, '0'],
     ['x1', 505, 'x1'],
     ['-2', 505, '-2'],
   ];
@@ -64,26 +64,26 @@ describe('readField', () => {
   const note: FieldSpec = { name: 'note', type: { type: 'text', maxBytes: 4 }, initial: '', onAdd: true };
 
   it('coordinates: lenient numbers within the range, the ends included', () => {
-    assert.equal(readField(lat, '90', fail, 'added'), 90);
-    assert.equal(readField(lat, '-90.0', fail, 'added'), -90);
-    assert.equal(readField(lat, ' 51.5074 ', fail, 'added'), 51.5074);
-    assert.equal(Object.is(readField(lat, '-0', fail, 'added'), 0), true, '-0 is stored as 0');
-    assert.equal(readField(lat, '', fail, 'added'), undefined);
+    assert.equal(readField(lat, '90', fail), 90);
+    assert.equal(readField(lat, '-90.0', fail), -90);
+    assert.equal(readField(lat, ' 51.5074 ', fail), 51.5074);
+    assert.equal(Object.is(readField(lat, '-0', fail), 0), true, '-0 is stored as 0');
+    assert.equal(readField(lat, '', fail), undefined);
     for (const bad of ['90.0001', '-91', 'north', 'NaN', 'Infinity', '1e3']) {
-      const e = errorOf(() => readField(lat, bad, fail, 'edited'));
-      assert.equal(e.code, 506, bad);
-      assert.equal(e.desc, 'Nothing was edited: lat must be a number from -90 to 90');
+      const e = errorOf(() => readField(lat, bad, fail));
+      assert.equal(e.code, 511, bad);
+      assert.equal(e.desc, 'Malformed request: lat must be a number from -90 to 90');
     }
   });
 
   it('flags: 0 and 1 in any lenient form, true/false, nothing else', () => {
-    for (const [raw, v] of [['1', 1], ['0', 0], ['1.0', 1], ['TRUE', 1], ['false', 0]] as const) assert.equal(readField(flag, raw, fail, 'added'), v);
-    for (const bad of ['2', '-1', 'yes', 'constructor']) assert.equal(errorOf(() => readField(flag, bad, fail, 'added')).code, 506, bad);
+    for (const [raw, v] of [['1', 1], ['0', 0], ['1.0', 1], ['TRUE', 1], ['false', 0]] as const) assert.equal(readField(flag, raw, fail), v);
+    for (const bad of ['2', '-1', 'yes', 'constructor']) assert.equal(errorOf(() => readField(flag, bad, fail)).code, 511, bad);
   });
 
   it('text is kept exactly and measured in UTF-8 bytes', () => {
-    assert.equal(readField(note, ' é ', fail, 'added'), ' é ');
-    assert.equal(readField(note, '', fail, 'added'), '');
-    assert.equal(errorOf(() => readField(note, 'ééé', fail, 'added')).code, 506);
+    assert.equal(readField(note, ' é ', fail), ' é ');
+    assert.equal(readField(note, '', fail), '');
+    assert.equal(errorOf(() => readField(note, 'ééé', fail)).code, 511);
   });
 });

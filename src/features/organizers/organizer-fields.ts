@@ -47,18 +47,24 @@ export interface KindCodes {
   readonly emptyId: ErrorCode;
   readonly invalid: ErrorCode;
   readonly nothingEdited: ErrorCode;
+  /** A value out of range (a name too long, a level of 5): x11, the description names the field. */
+  readonly malformed: ErrorCode;
 }
 
-/** Whole-request errors of one call: the same ref (the attempted id of edit/delete) on each. */
+/**
+ * Whole-request errors of one call: the same ref (the attempted id of edit/delete) on each. A ref
+ * is the id as text, as the hosted service's documentation shows it ("ref":"5678"), whatever
+ * type the client sent it as (docs/api-notes.md).
+ */
 export class Failures {
   constructor(
     readonly codes: KindCodes,
     readonly noun: string,
-    readonly ref?: number | string,
+    readonly ref?: string,
   ) {}
 
   withRef(ref: number | string): Failures {
-    return new Failures(this.codes, this.noun, ref);
+    return new Failures(this.codes, this.noun, String(ref));
   }
 
   error(code: keyof KindCodes, desc?: string): ApiError {
@@ -69,10 +75,10 @@ export class Failures {
 
 
 /**
- * The name to store (trimmed), or undefined when not sent and not required. A name that is sent
- * but blank, or too long, is the kind's "no name" error: the name is the field at fault, and a
- * client that shows that code points its user at the right field. The "nothing edited" code would
- * be worse: sync clients may take it as "already up to date" and drop the change silently.
+ * The name to store (trimmed), or undefined when not sent and not required. A blank name is the
+ * kind's "no name" error; a name too long is "malformed request" (x11) naming the field: "no
+ * name" would tell the user something false, and "nothing edited" could make a sync client take
+ * the change as already made and drop it.
  */
 export function readName(raw: string | undefined, required: boolean, maxChars: number, fail: Failures): string | undefined {
   if (raw === undefined && !required) return undefined;
@@ -80,7 +86,7 @@ export function readName(raw: string | undefined, required: boolean, maxChars: n
   if (name === '') throw fail.error('noName');
   const length = textLength(name);
   if (length > maxChars) {
-    throw fail.error('noName', `The ${fail.noun} name is too long: at most ${maxChars} characters are allowed, this one has ${length}`);
+    throw fail.error('malformed', `Malformed request: the ${fail.noun} name is too long: at most ${maxChars} characters are allowed, this one has ${length}`);
   }
   return name;
 }
@@ -102,22 +108,21 @@ const FLAG_WORDS: ReadonlyMap<string, number> = new Map([['true', 1], ['false', 
 /**
  * One field's value from its raw text, or undefined when not sent. Empty text counts as not sent,
  * except for free text, where "" is a value (it clears the note). A value the field cannot hold is
- * the kind's "nothing edited" error with a description naming the field (see readName for why
- * not another code; on add it reads "nothing was added").
+ * the kind's "malformed request" error (x11) with a description naming the field (see readName).
  */
-export function readField(field: FieldSpec, raw: string | undefined, fail: Failures, action: 'added' | 'edited'): string | number | undefined {
+export function readField(field: FieldSpec, raw: string | undefined, fail: Failures): string | number | undefined {
   if (raw === undefined) return undefined;
   const type = field.type;
   if (type.type === 'text') {
     const bytes = utf8Bytes(raw);
     if (bytes > type.maxBytes) {
-      throw fail.error('nothingEdited', `Nothing was ${action}: ${field.name} is ${bytes} bytes long, at most ${type.maxBytes} are allowed`);
+      throw fail.error('malformed', `Malformed request: ${field.name} is ${bytes} bytes long, at most ${type.maxBytes} are allowed`);
     }
     return storableText(raw);
   }
   const text = raw.trim();
   if (text === '') return undefined;
-  const bad = (rule: string): ApiError => fail.error('nothingEdited', `Nothing was ${action}: ${field.name} ${rule}`);
+  const bad = (rule: string): ApiError => fail.error('malformed', `Malformed request: ${field.name} ${rule}`);
   switch (type.type) {
     case 'flag': {
       const n = FLAG_WORDS.get(text.toLowerCase()) ?? lenientInt(text);
@@ -148,7 +153,7 @@ export function readFields(fields: readonly FieldSpec[], raw: RawInput, fail: Fa
       out[field.name] = field.initial;
       continue;
     }
-    const value = readField(field, raw[field.name], fail, action);
+    const value = readField(field, raw[field.name], fail);
     if (value !== undefined) out[field.name] = value;
     else if (action === 'added') out[field.name] = field.initial;
   }

@@ -45,7 +45,7 @@ export interface KindSpec {
  */
 interface KindDefinition {
   readonly kind: KindSpec['kind'];
-  /** The kind's codes are base + 1 (no name) … base + 6 (nothing edited). */
+  /** The kind's codes are base + 1 (no name) … base + 6 (nothing edited), and base + 11 (malformed). */
   readonly codeBase: number;
   readonly maxRecords: number;
   readonly maxNameChars: number;
@@ -80,6 +80,7 @@ function defineKind({ codeBase: base, nameRequiredOnEdit = false, shownKeys = []
       emptyId: errorCode(base + 4),
       invalid: errorCode(base + 5),
       nothingEdited: errorCode(base + 6),
+      malformed: errorCode(base + 11),
     },
     nameRequiredOnEdit,
     stamp: `lastedit_${rest.kind}`,

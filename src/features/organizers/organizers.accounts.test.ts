@@ -21,7 +21,7 @@ describe('one account never reaches another', () => {
 
       const edit = (await call(env.ctx, bob, kind, 'edit', { id: String(a2['id']), name: 'Hijacked' })).json() as Json;
       assert.equal(edit['errorCode'], ERROR_BASE[kind] + 5);
-      assert.equal(edit['ref'], a2['id']);
+      assert.equal(edit['ref'], String(a2['id']));
       const del = (await call(env.ctx, bob, kind, 'delete', { id: String(a2['id']) })).json() as Json;
       assert.equal(del['errorCode'], ERROR_BASE[kind] + 5);
 
@@ -108,7 +108,7 @@ describe('locations: coordinates', () => {
     assert.deepEqual(edited, { id: loc['id'], name: 'Sydney', description: 'Opera', lat: -33.86882, lon: 151.2093 });
   });
 
-  it('506 for a latitude outside ±90 or a longitude outside ±180, naming the field', async () => {
+  it('511 (malformed) for a latitude outside ±90 or a longitude outside ±180, naming the field', async () => {
     const cases: Array<[Record<string, string>, RegExp]> = [
       [{ lat: '90.5' }, /lat must be a number from -90 to 90/],
       [{ lat: '-91' }, /lat must be a number from -90 to 90/],
@@ -117,20 +117,20 @@ describe('locations: coordinates', () => {
     ];
     for (const [form, desc] of cases) {
       const res = (await call(env.ctx, env.user, 'location', 'add', { name: `Bad ${JSON.stringify(form)}`, ...form })).json() as Json;
-      assert.equal(res['errorCode'], 506);
+      assert.equal(res['errorCode'], 511);
       assert.match(res['errorDesc'] as string, desc);
     }
     const ok = await add(env.ctx, env.user, 'location', { name: 'Edges', lat: '-90', lon: '180' });
     const res = (await call(env.ctx, env.user, 'location', 'edit', { id: String(ok['id']), lat: '100' })).json() as Json;
-    assert.equal(res['errorCode'], 506);
-    assert.equal(res['ref'], ok['id']);
+    assert.equal(res['errorCode'], 511);
+    assert.equal(res['ref'], String(ok['id']));
   });
 
-  it('the description holds up to 32,768 bytes; one more is 506', async () => {
+  it('the description holds up to 32,768 bytes; one more is 511 (malformed)', async () => {
     const exact = 'ü'.repeat(16384);
     assert.equal((await add(env.ctx, env.user, 'location', { name: 'Long description', description: exact }))['description'], exact);
     const res = (await call(env.ctx, env.user, 'location', 'add', { name: 'Too long description', description: `${exact}!` })).json() as Json;
-    assert.equal(res['errorCode'], 506);
+    assert.equal(res['errorCode'], 511);
     assert.match(res['errorDesc'] as string, /description is 32769 bytes long/);
   });
 

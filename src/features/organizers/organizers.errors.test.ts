@@ -35,7 +35,7 @@ for (const c of CASES) {
   /** x01 … x06 */
   const base = ERROR_BASE[c.kind];
 
-  describe(`${c.kind} errors ${base + 1}–${base + 6}`, () => {
+  describe(`${c.kind} errors ${base + 1}–${base + 6} and ${base + 11}`, () => {
     const env = setup(() => testContext());
 
     /** The call must fail with `code`, HTTP 200, a single error object, and leave the kind's stamp alone. */
@@ -47,25 +47,30 @@ for (const c of CASES) {
       assert.ok(!Array.isArray(body), 'a whole-request error is a single object');
       assert.equal(body.errorCode, code, res.body);
       assert.equal(typeof body.errorDesc, 'string');
+      // A ref is the id as text, whatever type it was sent as (docs/api-notes.md).
       if (ref === undefined) assert.ok(!('ref' in body), `no ref expected: ${res.body}`);
-      else assert.equal(body.ref, ref);
+      else assert.equal(body.ref, String(ref));
       assert.equal((await stamps(env.ctx, env.user))[`lastedit_${c.kind}`], stampBefore, 'a failed call moves no stamp');
       return body;
     }
 
-    it(`${base + 1}: add without a name, with a blank name, or with one over ${c.maxName} characters`, async () => {
+    it(`${base + 1}: add without a name or with a blank name`, async () => {
       await expectError('add', {}, base + 1);
       await expectError('add', { name: '  \t ' }, base + 1);
-      const long = await expectError('add', { name: 'x'.repeat(c.maxName + 1) }, base + 1);
-      assert.match(long.errorDesc, new RegExp(`at most ${c.maxName} characters`));
+    });
+
+    it(`${base + 11}: a name over ${c.maxName} characters is malformed, naming the field, on add and on edit`, async () => {
+      const long = await expectError('add', { name: 'x'.repeat(c.maxName + 1) }, base + 11);
+      assert.match(long.errorDesc, new RegExp(`^Malformed request: the ${c.kind} name is too long: at most ${c.maxName} characters`));
       // Exactly at the limit is fine, counted in characters, not bytes.
       await add(env.ctx, env.user, c.kind, { name: 'é'.repeat(c.maxName) });
+      const rec = await add(env.ctx, env.user, c.kind, { name: `Long ${c.kind}` });
+      await expectError('edit', { id: String(rec['id']), name: 'y'.repeat(c.maxName + 1) }, base + 11, rec['id'] as number);
     });
 
     it(`${base + 1}: edit that blanks the name${c.nameRequiredOnEdit ? ' or leaves it out' : ''}, with the id as ref`, async () => {
       const rec = await add(env.ctx, env.user, c.kind, { name: `Named ${c.kind}` });
       await expectError('edit', { id: String(rec['id']), name: ' ' }, base + 1, rec['id'] as number);
-      await expectError('edit', { id: String(rec['id']), name: 'y'.repeat(c.maxName + 1) }, base + 1, rec['id'] as number);
       if (c.nameRequiredOnEdit) await expectError('edit', { id: String(rec['id']), ...c.change }, base + 1, rec['id'] as number);
     });
 

@@ -175,6 +175,10 @@ describe('dates: normalised to noon GMT of their UTC day', () => {
     ['"0" means no date', '0', 0],
     ['null means no date', null, 0],
     ['"" means no date', '', 0],
+    ['a calendar date YYYY-MM-DD (a real client sends them)', '2023-02-21', NOON],
+    ['a calendar date with spaces around it', ' 2023-02-21 ', NOON],
+    ['the first calendar day', '1970-01-01', 43200],
+    ['a leap day', '2024-02-29', Date.UTC(2024, 1, 29, 12) / 1000],
   ];
   for (const key of ['duedate', 'startdate', 'completed']) {
     for (const [name, value, expected] of inputs) {
@@ -190,6 +194,16 @@ describe('dates at the edge of the accepted range', () => {
     const year10000 = Date.UTC(10000, 0, 1) / 1000;
     for (const key of ['duedate', 'startdate', 'completed']) {
       for (const value of [year10000, Number.MAX_SAFE_INTEGER, String(Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER - 1000]) {
+        const e = err({ [key]: value });
+        assert.equal(e.code, 611, `${key} ${value}`);
+        assert.match(e.desc, new RegExp(`\\b${key}\\b`));
+      }
+    }
+  });
+
+  it('calendar dates that do not exist, or before 1970, are refused (611 naming the field)', () => {
+    for (const key of ['duedate', 'startdate', 'completed']) {
+      for (const value of ['2023-02-30', '2023-13-01', '2023-00-10', '2023-02-00', '1969-12-31', '2023-2-21', '21-02-2023', '2023-02-21T10:00']) {
         const e = err({ [key]: value });
         assert.equal(e.code, 611, `${key} ${value}`);
         assert.match(e.desc, new RegExp(`\\b${key}\\b`));

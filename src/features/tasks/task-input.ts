@@ -101,6 +101,28 @@ const id = (what: string): Reader => (v) => {
 const MAX_TIMESTAMP = 253_402_300_799;
 const timestamp = (what: string, then: (n: number) => unknown): Reader => integer(0, MAX_TIMESTAMP, `${what} (a Unix timestamp up to year 9999)`, then);
 
+const ISO_DATE = /^\s*(\d{4})-(\d{2})-(\d{2})\s*$/;
+
+/**
+ * A date field: a Unix timestamp (the documented form), or a calendar date `YYYY-MM-DD`, which a
+ * real client of the hosted service sends for due, start and completion dates: that day at noon
+ * GMT, like a timestamp of any time of that day. An impossible date (2026-02-30) is refused.
+ */
+const date = (what: string): Reader => {
+  const asTimestamp = timestamp(what, noonOf);
+  return (v) => {
+    const m = typeof v === 'string' ? ISO_DATE.exec(v) : null;
+    if (!m) return asTimestamp(v);
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const ms = Date.UTC(y, mo - 1, d, 12);
+    const back = new Date(ms);
+    if (y < 1970 || back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) {
+      return { problem: `${what} ${JSON.stringify(m[0].trim())} is not a calendar date from 1970 on` };
+    }
+    return { value: ms / 1000 };
+  };
+};
+
 /** How each accepted input key becomes a patch field. Keys not listed are ignored (read-only or unknown). */
 const READERS: ReadonlyArray<readonly [key: string, field: keyof TaskPatch, read: Reader]> = [
   ['title', 'title', text('title', (s) => s.trim(), maxCharacters(LIMITS.title))],
@@ -110,9 +132,9 @@ const READERS: ReadonlyArray<readonly [key: string, field: keyof TaskPatch, read
   ['goal', 'goal', id('goal')],
   ['location', 'location', id('location')],
   ['parent', 'parent', id('parent')],
-  ['duedate', 'duedate', timestamp('duedate', noonOf)],
+  ['duedate', 'duedate', date('duedate')],
   ['duedatemod', 'duedatemod', integer(0, 3, 'duedatemod')],
-  ['startdate', 'startdate', timestamp('startdate', noonOf)],
+  ['startdate', 'startdate', date('startdate')],
   ['duetime', 'duetime', timestamp('duetime', timeOfDay)],
   ['starttime', 'starttime', timestamp('starttime', timeOfDay)],
   ['remind', 'remind', integer(-MAX_INT, MAX_INT, 'remind')],
@@ -124,7 +146,7 @@ const READERS: ReadonlyArray<readonly [key: string, field: keyof TaskPatch, read
   ['duration', 'length', integer(0, MAX_INT, 'duration')],
   ['priority', 'priority', integer(-1, 3, 'priority')],
   ['star', 'star', integer(0, 1, 'star')],
-  ['completed', 'completed', timestamp('completed', noonOf)],
+  ['completed', 'completed', date('completed')],
   ['note', 'note', text('note', asSent, maxBytes(LIMITS.note))],
   ['meta', 'meta', text('meta', asSent, maxBytes(LIMITS.meta), true)],
 ];

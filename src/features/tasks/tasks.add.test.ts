@@ -176,6 +176,18 @@ describe('tasks/add', () => {
     assert.equal((await settledStamps(ctx, token))['lastedit_task'], before);
   });
 
+  it('takes due, start and completion dates as YYYY-MM-DD too (a real client sends them so), at noon GMT', async () => {
+    const [t, bad] = body(
+      await tasksCall(ctx, token, 'add', [{ title: 'Dated', duedate: '2026-03-01', startdate: '2026-02-27', completed: '2026-02-28' }, { title: 'No such day', duedate: '2026-02-30', ref: 'x' }], {
+        fields: 'duedate,startdate',
+      }),
+    );
+    const noon = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d, 12) / 1000;
+    assert.deepEqual([t?.['duedate'], t?.['startdate'], t?.['completed']], [noon(2026, 3, 1), noon(2026, 2, 27), noon(2026, 2, 28)]);
+    assert.deepEqual([bad?.['errorCode'], bad?.['ref']], [611, 'x']);
+    assert.match(bad?.['errorDesc'] as string, /duedate "2026-02-30" is not a calendar date/);
+  });
+
   it('accepts the tasks parameter in a multipart body and in the query string of a POST', async () => {
     const boundary = 'b0und';
     const payload = `--${boundary}\r\nContent-Disposition: form-data; name="tasks"\r\n\r\n[{"title":"From multipart"}]\r\n--${boundary}--\r\n`;
@@ -240,7 +252,7 @@ describe('tasks/add: the 80,000 tasks of an account (603)', () => {
       assert.equal(await ctx.deps.store.read.tasks.count(account.pk), 80_000);
       // Rescheduling adds a completed copy: at the limit that item fails, and the task is as it was.
       const [r] = (await tasksCall(ctx, token, 'edit', [{ id: 80_000, completed: due, reschedule: 1 }], { fields: 'duedate' })).json() as Json[];
-      assert.deepEqual([r?.['errorCode'], r?.['ref']], [603, 80_000]);
+      assert.deepEqual([r?.['errorCode'], r?.['ref']], [603, '80000']);
       const [, same] = (await api(ctx, token, '/3/tasks/get.php', { id: '80000', fields: 'duedate' })).json() as Json[];
       assert.deepEqual([same?.['completed'], same?.['duedate']], [0, due]);
       // One below the limit, one call rescheduling two tasks: the first copy takes the last place.

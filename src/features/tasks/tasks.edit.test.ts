@@ -49,8 +49,11 @@ describe('tasks/edit', () => {
     assert.equal(results[0]?.['title'], 'by string');
     assert.deepEqual(results.slice(1, 4).map((r) => [r['errorCode'], r['ref']]), [[604, ''], [604, ''], [604, '0']]);
     assert.deepEqual(results.slice(4).map((r) => r['errorCode']), [605, 605, 605]);
-    assert.equal(results[4]?.['ref'], 424242);
+    // Every ref is the id as text, however it was sent (the hosted docs show "ref":"5678"): one
+    // array never mixes numbers and strings.
+    assert.equal(results[4]?.['ref'], '424242');
     assert.equal(results[5]?.['ref'], 'abc');
+    assert.equal(results[6]?.['ref'], String((theirs?.['id'] as number) + 1000));
   });
 
   it('a value that is not a whole id (true, 2.9, 1e3, past 2147483647) is 605 and touches no task', async () => {
@@ -60,7 +63,8 @@ describe('tasks/edit', () => {
     const sent = [true, '2.9', 2.9, '1e3', 1e3 + 0.5, 3_000_000_000, '3000000000', -1, [1], { id: 1 }];
     const results = (await tasksCall(ctx, own, 'edit', sent.map((id) => ({ id, title: 'hijacked' })))).json() as Json[];
     assert.deepEqual(results.map((r) => r['errorCode']), sent.map(() => 605));
-    assert.deepEqual(results[5]?.['ref'], 3_000_000_000);
+    assert.deepEqual(results[5]?.['ref'], '3000000000');
+    assert.deepEqual(results.map((r) => typeof r['ref']), sent.map(() => 'string'));
     // Deletion takes bare ids ({id} objects are its other form, so that one is left out here).
     const deleted = (await tasksCall(ctx, own, 'delete', sent.slice(0, 9))).json() as Json[];
     assert.deepEqual(deleted.map((r) => r['errorCode']), sent.slice(0, 9).map(() => 605));
@@ -84,7 +88,7 @@ describe('tasks/edit', () => {
     const [a, b] = await edit([{ id: t['id'] }, { id: t['id'], via: 1, children: 3, modified: 5 }]);
     assert.equal(a?.['errorCode'], 606);
     assert.equal(b?.['errorCode'], 606);
-    assert.equal(b?.['ref'], t['id']);
+    assert.equal(b?.['ref'], String(t['id']));
   });
 
   it('sending the values a task already has is no change: modified and lastedit_task stay', async () => {

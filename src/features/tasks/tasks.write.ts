@@ -109,14 +109,22 @@ async function addOne(ctx: WriteContext, item: unknown, wanted: Wanted): Promise
 }
 
 /**
+ * The ref of an error about an id: the id as text, whatever type the client sent it as, as the
+ * hosted service's documentation shows it ("ref":"5678"): one array never mixes numbers and
+ * strings (docs/api-notes.md). A value that is not a number or text (an object) has ref "".
+ */
+export function idRef(raw: unknown): string {
+  return typeof raw === 'number' || typeof raw === 'string' ? String(raw) : '';
+}
+
+/**
  * An id as clients send it (5, "5", 5.0): 604 when empty or 0, 605 when it cannot be an id (a
  * fraction, a boolean, past the largest id): reading `true` as 1 would act on another task.
- * The ref of 604 is the value as text, of 605 the value sent.
  */
 export function readId(raw: unknown): { id: number } | ItemError {
   const id = classifyId(raw);
-  if (id === 'none') return itemError(604, raw === undefined || raw === null ? '' : String(raw));
-  if (id === 'invalid') return itemError(605, typeof raw === 'number' || typeof raw === 'string' ? raw : '');
+  if (id === 'none') return itemError(604, idRef(raw));
+  if (id === 'invalid') return itemError(605, idRef(raw));
   return { id };
 }
 
@@ -149,13 +157,13 @@ async function editOne(
   if ('errorCode' in idOrError) return idOrError;
   const { id } = idOrError;
   const current = await ctx.tx.tasks.get(ctx.account.pk, id);
-  if (!current) return itemError(605, id);
+  if (!current) return itemError(605, idRef(id));
   const parsed = parseTaskInput(item, 'edit');
-  if ('error' in parsed) return itemError(parsed.error.code, id, parsed.error.desc);
+  if ('error' in parsed) return itemError(parsed.error.code, idRef(id), parsed.error.desc);
   const p: TaskPatch = parsed.ok.patch;
-  if (Object.keys(p).length === 0) return itemError(606, id, 'Nothing was edited: the task carried no field that can be changed');
+  if (Object.keys(p).length === 0) return itemError(606, idRef(id), 'Nothing was edited: the task carried no field that can be changed');
   const problem = await checkReferences(ctx.tx, ctx.account, p, current);
-  if (problem) return itemError(problem.code, id, problem.desc);
+  if (problem) return itemError(problem.code, idRef(id), problem.desc);
 
   // addedby was only checked (615/616); it is not stored.
   const { meta, addedby, remind, ...fields } = p;
@@ -164,7 +172,7 @@ async function editOne(
   if (next.repeat !== current.repeat) next = { ...next, repeatIndex: 1 };
   if (next.completed !== 0 && current.completed === 0) {
     const completed = await repeatCompletion(ctx, current, next, options.reschedule || parsed.ok.reschedule);
-    if ('errorCode' in completed) return { ...completed, ref: id };
+    if ('errorCode' in completed) return { ...completed, ref: idRef(id) };
     next = completed;
   }
 
@@ -202,7 +210,7 @@ export async function deleteTasks(deps: Deps, auth: AuthContext, items: readonly
       }
       const task = await ctx.tx.tasks.get(ctx.account.pk, id);
       if (!task) {
-        results.push(itemError(605, id));
+        results.push(itemError(605, idRef(id)));
         continue;
       }
       // Deleting a parent deletes its subtasks; each lands in the deleted list.
