@@ -7,6 +7,7 @@ import { organizerRoutes } from './features/organizers/organizers.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
 import { registerBodyParsers } from './http/body-parsers.js';
 import { frameworkError, registerErrorHandling } from './http/error-handler.js';
+import { healthRoutes } from './http/health.js';
 import './http/fastify-types.js';
 import { AccessLog, requestSerializer } from './http/logging.js';
 import { authorizeRoutes, cookieNames, cookieOptions } from './oauth/authorize.routes.js';
@@ -44,10 +45,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await registerBodyParsers(app, config.bodyLimitBytes);
   registerErrorHandling(app);
 
-  app.get('/healthz', { config: { kind: 'api' } }, async function health(_request, reply) {
-    await deps.store.read.accounts.get(0);
-    return reply.header('cache-control', 'no-store').send({ status: 'ok' });
-  });
+  healthRoutes(app, deps);
 
   await app.register(async function apiScope(api) {
     accountRoutes(api, deps);

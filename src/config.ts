@@ -171,7 +171,8 @@ function publicUrl(env: Env, host: string, port: number): string {
 export function loadConfig(env: Env): Config {
   const port = int(env, 'PORT', 0, 65535);
   const host = read(env, 'HOST');
-  if (isIP(host) === 0 && !/^[a-z0-9.-]+$/i.test(host)) fail('HOST', host, 'an IP address or host name');
+  // A dotted number that is not an address (999.1.1.1) would otherwise be looked up as a name.
+  if (isIP(host) === 0 && (!/^[a-z0-9.-]+$/i.test(host) || /^[\d.]+$/.test(host))) fail('HOST', host, 'an IP address or host name');
   const logLevel = read(env, 'LOG_LEVEL').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', logLevel, LOG_LEVELS.join(', '));
   const pub = publicUrl(env, host, port);

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { createDeps } from './deps.js';
 import { systemClock, unixSeconds } from './lib/clock.js';
-import { openStore } from './storage/open.js';
+import { openForServing } from './storage/open.js';
 import { pruneExpired } from './storage/prune.js';
 import type { Store } from './storage/store.js';
 
@@ -21,10 +21,37 @@ function prune(store: Store): Promise<void> {
 
 /** Process entry: open the database, migrate, build the app, listen, and close cleanly on a signal. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const store = await openStore(config.database);
-  await store.migrate();
-  const deps = createDeps(config, store, systemClock);
-  const app = await buildApp(deps);
+  const { store, release } = await openForServing(config.database);
+  let app: FastifyInstance | undefined;
+  try {
+    await store.migrate();
+    app = await buildApp(createDeps(config, store, systemClock));
+    await prune(store);
+    return serving(config, app, await listen(app, config), store, release);
+  } catch (err) {
+    await app?.close();
+    await store.close();
+    release();
+    throw err;
+  }
+}
+
+/** Listens where HOST and PORT say; an address that cannot be used is a problem of those settings. */
+async function listen(app: FastifyInstance, config: Config): Promise<string> {
+  try {
+    return await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? '';
+    if (['ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'EAI_NONAME'].includes(code)) {
+      throw new ConfigError(`HOST: cannot listen on ${JSON.stringify(config.host)}: ${code} (not an address of this machine)`);
+    }
+    if (code === 'EADDRINUSE') throw new ConfigError(`PORT: cannot listen on port ${config.port}: another program is using it`);
+    if (code === 'EACCES') throw new ConfigError(`PORT: cannot listen on port ${config.port}: not allowed (ports below 1024 need privileges)`);
+    throw err;
+  }
+}
+
+function serving(config: Config, app: FastifyInstance, address: string, store: Store, release: () => void): RunningServer {
   // Crash-only (docs/deploy.md): an error nobody expected leaves state nobody can vouch for, so
   // the process ends, as Node.js ends it by default, and the supervisor starts a fresh one; every
   // acknowledged write is already on disk. This only writes the log line first (the monitor
@@ -37,8 +64,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
     prune(store).catch((err: unknown) => app.log.error({ err }, 'pruning expired credentials and counters failed'));
   }, PRUNE_EVERY_MS);
   pruneTimer.unref();
-  await prune(store);
-  const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ publicUrl: config.publicUrl, database: config.database.kind }, `Tickler is serving ${config.publicUrl}`);
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -46,6 +71,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       clearInterval(pruneTimer);
       await app.close();
       await store.close();
+      release();
     })());
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

@@ -5,6 +5,7 @@ import { InvalidInput, createUser } from '../features/users/users.service.js';
 import { systemClock } from '../lib/clock.js';
 import { InvalidClientInput, registerClient } from '../oauth/clients.service.js';
 import { startServer } from '../server.js';
+import { isServed } from '../storage/sqlite/serve-lock.js';
 import { copySqliteToPostgres, SourceNotMigrated, TargetNotEmpty } from '../storage/copy.js';
 import { openStore } from '../storage/open.js';
 import { PostgresStore } from '../storage/postgres/pg-store.js';
@@ -105,6 +106,8 @@ async function run(argv: string[], config: () => Config): Promise<number> {
       if (from.kind !== 'sqlite') throw new UsageError('--from must be a sqlite: URL');
       if (to.kind !== 'postgres') throw new UsageError('--to must be a postgres:// URL');
       if (!existsSync(from.path)) throw new UsageError(`--from: no database file at ${from.path}`);
+      // The copy reads one snapshot: what a running server writes after it would be lost.
+      if (isServed(from.path)) throw new UsageError(`--from: a tickler serve is using ${from.path}: stop it first, or what it writes during the copy is lost`);
       const target = new PostgresStore({ url: to.url, poolSize: 2 });
       try {
         print(await copySqliteToPostgres(from.path, target, { replace: v['force'] === true }));

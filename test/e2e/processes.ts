@@ -28,6 +28,17 @@ export function cli(args: string[], env: Record<string, string>, nodeArgs: strin
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** cli(), without blocking: several commands run at once. */
+export async function cliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const child = spawn(process.execPath, [TICKLER, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
 export interface ServerProcess {
   readonly url: string;
   readonly child: ChildProcess;

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cli, serve, type ServerProcess } from './processes.js';
+import { cli, cliAsync, serve, type CliResult, type ServerProcess } from './processes.js';
 import { authorizeInBrowser } from './web-client.js';
 
 /** Starts a multipart upload that promises more than it sends, then hangs up mid-body. */
@@ -36,7 +36,11 @@ describe('bin/tickler end to end', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('bad arguments and settings: one line on stderr, exit code 2, nothing written', () => {
+  it('bad arguments and settings: one line on stderr, exit code 2, nothing written', async () => {
+    writeFileSync(join(dir, 'a-file'), 'not a folder');
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const takenPort = String((taken.address() as AddressInfo).port);
     const cases: Array<[string[], Record<string, string>, RegExp]> = [
       [['user', 'add', '--email', 'a@example.org'], {}, /--password is required/],
       [['user', 'add', '--email', 'a@example.org', '--password', 'long enough', '--pro', '7'], {}, /--pro must be 0, 1 or 2/],
@@ -49,13 +53,29 @@ describe('bin/tickler end to end', () => {
       [[], {}, /no command given/],
       [['serve'], { PORT: 'abc' }, /Invalid PORT="abc"/],
       [['migrate'], { DATABASE_URL: 'mysql://x' }, /Invalid DATABASE_URL/],
+      [['serve'], { HOST: '999.1.1.1' }, /Invalid HOST="999.1.1.1"/],
+      [['serve'], { HOST: 'nosuchhost.invalid' }, /^tickler: HOST: cannot listen on "nosuchhost.invalid"/],
+      [['serve'], { HOST: '127.0.0.1', PORT: takenPort }, new RegExp(`^tickler: PORT: cannot listen on port ${takenPort}: another program is using it`)],
+      [['serve'], { DATABASE_URL: `sqlite:${join(dir, 'a-file', 'tickler.db')}` }, /^tickler: DATABASE_URL: cannot open the SQLite file .*a-file/],
+      [['serve'], { DATABASE_URL: `sqlite:${join(dir, 'garbage.db')}` }, /^tickler: DATABASE_URL: cannot open the SQLite file .*garbage\.db: SQLITE_NOTADB/],
+      [['serve'], { DATABASE_URL: 'postgres://nobody:secret-pw@127.0.0.1:1/nothing' }, /^tickler: DATABASE_URL: cannot reach PostgreSQL at 127\.0\.0\.1:1\/nothing: ECONNREFUSED/],
     ];
-    for (const [args, extra, message] of cases) {
-      const r = cli(args, { ...env, ...extra });
-      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, message);
-      assert.equal(r.stderr.trim().split('\n').length, 1, 'one line');
-      assert.equal(r.stdout, '');
+    writeFileSync(join(dir, 'garbage.db'), 'this is not a database, it is a text file of some length '.repeat(100));
+    try {
+      // All at once: each is a process of its own.
+      // Servers that got as far as the database each need a file of their own (one server per file).
+      const own = (args: string[], i: number): Record<string, string> => (args[0] === 'serve' ? { DATABASE_URL: `sqlite:${join(dir, `case-${i}`, 'tickler.db')}` } : {});
+      const results = await Promise.all(cases.map(([args, extra], i) => cliAsync(args, { ...env, ...own(args, i), ...extra })));
+      for (const [i, [args, , message]] of cases.entries()) {
+        const r = results[i] as CliResult;
+        assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+        assert.match(r.stderr, message);
+        assert.equal(r.stderr.trim().split('\n').length, 1, 'one line');
+        assert.doesNotMatch(r.stderr, /secret-pw/, 'no password in the message');
+        assert.equal(r.stdout, '');
+      }
+    } finally {
+      taken.close();
     }
     // The refused user was not half-created: the same e-mail still works.
     const ok = cli(['user', 'add', '--email', 'a@example.org', '--password', 'long enough'], env);
@@ -94,6 +114,14 @@ describe('bin/tickler end to end', () => {
     assert.deepEqual(Object.keys(app), ['client_id', 'client_secret']);
 
     server = await serve(env);
+    // One process per SQLite file: a second server refuses it, and so does a copy (it would miss
+    // what the server writes during the copy).
+    const second = await cliAsync(['serve'], { ...env, PORT: '0' });
+    assert.equal(second.code, 2, second.stderr);
+    assert.match(second.stderr, /^tickler: DATABASE_URL: another tickler serve is already using .*tickler\.db/);
+    const copy = await cliAsync(['copy', '--from', env['DATABASE_URL'] as string, '--to', 'postgres://127.0.0.1:1/x'], env);
+    assert.equal(copy.code, 2, copy.stderr);
+    assert.match(copy.stderr, /a tickler serve is using .* stop it first/);
     // Fails the test unless sign-in and Allow each answer 303, as a browser walks them.
     const { code, state, consentPage } = await authorizeInBrowser([server.url], app.client_id, 'ann@example.org', 'correct horse', 'basic tasks write');
     assert.match(consentPage, /Allow E2E to use your Tickler account/);
