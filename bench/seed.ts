@@ -33,10 +33,7 @@ export async function seedTasks(store: Store, userPk: number, total: number, cha
   if (total === 0) return;
   await store.transaction(async (tx) => {
     const first = await tx.accounts.allocateIds(userPk, 'task', total);
-    for (let i = 0; i < total; i++) {
-      const id = first + i;
-      await tx.tasks.insert(userPk, task(id, i >= total - changed ? NEW_STAMP : OLD_STAMP));
-    }
+    await tx.tasks.insertMany(userPk, Array.from({ length: total }, (_, i) => task(first + i, i >= total - changed ? NEW_STAMP : OLD_STAMP)));
     await tx.accounts.touch(userPk, ['lastedit_task'], NEW_STAMP);
   });
 }

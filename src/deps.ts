@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { ApiLimits } from './http/api-limits.js';
 import type { Clock } from './lib/clock.js';
+import { PRODUCTION_SCRYPT_N } from './lib/password.js';
 import { MemoryRateLimiter, type RateLimiter } from './lib/rate-limiter.js';
 import { AccessTokens } from './oauth/access-tokens.js';
 import { withAccountCache } from './storage/account-cache.js';
@@ -15,10 +16,12 @@ export interface Deps {
   readonly limiter: RateLimiter;
   readonly apiLimits: ApiLimits;
   readonly accessTokens: AccessTokens;
+  /** scrypt's cost for new password hashes (production's; the test harness picks a cheap one). */
+  readonly scryptN: number;
 }
 
 /** The store services see is the adapter behind the account cache (src/storage/account-cache.ts). */
-export function createDeps(config: Config, adapter: Store, clock: Clock): Deps {
+export function createDeps(config: Config, adapter: Store, clock: Clock, options: { scryptN?: number } = {}): Deps {
   const store = withAccountCache(adapter, clock, config.accountCacheSeconds);
   // One SQLite process keeps its counters in memory; instances sharing PostgreSQL share them there.
   const limiter = adapter.dialect === 'postgres' ? new StoreRateLimiter(adapter) : new MemoryRateLimiter();
@@ -29,5 +32,6 @@ export function createDeps(config: Config, adapter: Store, clock: Clock): Deps {
     limiter,
     apiLimits: new ApiLimits(limiter, config.rateLimits),
     accessTokens: new AccessTokens(store, clock, config.tokenCacheSeconds),
+    scryptN: options.scryptN ?? PRODUCTION_SCRYPT_N,
   };
 }

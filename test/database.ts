@@ -25,7 +25,7 @@ function adminPool(url: string): pg.Pool {
 /** The URL of `base` with `schema` first on the search path of every connection. */
 function withSchema(base: string, schema: string): string {
   const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  url.searchParams.set('options', `-c search_path=${schema} -c synchronous_commit=off`);
   return url.toString();
 }
 

@@ -21,6 +21,15 @@ import type { Account, Client, ProLevel, Stamps } from '../src/storage/store.js'
  * The shared test harness: an app built by the production buildApp() with a config from the
  * production loadConfig(), on a fresh database in a temporary folder, with a manual clock.
  */
+/**
+ * scrypt's cost for the accounts tests create: the production cost takes about 0.4 s per sign-in,
+ * which made the sign-in tests the slowest of the suite. The hashing itself is tested at the
+ * production cost in src/lib/password.test.ts.
+ */
+const TEST_SCRYPT_N = 1 << 10;
+
+const DISCARD = { write: (_line: string): void => undefined };
+
 export interface TestContext {
   readonly app: FastifyInstance;
   readonly deps: Deps;
@@ -32,12 +41,14 @@ export interface TestContext {
 export async function testContext(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'tickler-test-'));
   const database = await freshDatabase(dir);
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...database.env, ...env });
+  // The production default LOG_LEVEL (info: a line per request), so that the logging path is the
+  // one tested; the lines go to a stream that discards them unless the test passes its own.
+  const config = loadConfig({ DATABASE_URL: database.url, ...database.env, ...env });
   const store = await openStore(config.database);
   await store.migrate();
   const clock = new ManualClock();
-  const deps = createDeps(config, store, clock);
-  const app = await buildApp(deps, options);
+  const deps = createDeps(config, store, clock, { scryptN: TEST_SCRYPT_N });
+  const app = await buildApp(deps, { logStream: DISCARD, ...options });
   await app.ready();
   return {
     app,
@@ -60,8 +71,8 @@ export async function testContext(env: Record<string, string> = {}, options: Bui
 export async function anotherInstance(ctx: TestContext, clock: Clock): Promise<{ app: FastifyInstance; deps: Deps; close(): Promise<void> }> {
   if (ctx.deps.store.dialect !== 'postgres') throw new Error('a second instance needs PostgreSQL');
   const store = await openStore(ctx.config.database);
-  const deps = createDeps(ctx.config, store, clock);
-  const app = await buildApp(deps);
+  const deps = createDeps(ctx.config, store, clock, { scryptN: TEST_SCRYPT_N });
+  const app = await buildApp(deps, { logStream: DISCARD });
   await app.ready();
   return {
     app,
@@ -78,7 +89,7 @@ let passwordHash: Promise<string> | undefined;
 
 /** An account whose password is PASSWORD (hashed once per process: scrypt is slow on purpose). */
 export async function createAccount(ctx: TestContext, opts: { email?: string; pro?: ProLevel; alias?: string } = {}): Promise<Account> {
-  passwordHash ??= hashPassword(PASSWORD);
+  passwordHash ??= hashPassword(PASSWORD, TEST_SCRYPT_N);
   const email = opts.email ?? `user-${randomHex(4)}@example.org`;
   return ctx.deps.store.transaction(async (tx) =>
     tx.accounts.create({

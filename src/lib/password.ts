@@ -5,7 +5,7 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } 
  * Parameters are OWASP's scrypt minimum (N=2^17, r=8, p=1: 128 MiB and ~0.4 s per hash here). They are
  * stored in each hash, so raising them later only affects new hashes.
  */
-const N = 1 << 17;
+export const PRODUCTION_SCRYPT_N = 1 << 17;
 const R = 8;
 const P = 1;
 const KEYLEN = 32;
@@ -21,10 +21,14 @@ function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOpti
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * A new hash. `n` is scrypt's cost, stored in the hash: production's unless the caller's deps say
+ * otherwise (the test harness chooses a cheap one; the password tests keep this one).
+ */
+export async function hashPassword(password: string, n = PRODUCTION_SCRYPT_N): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, KEYLEN, { N, r: R, p: P, maxmem: MAXMEM });
-  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const key = await scrypt(password, salt, KEYLEN, { N: n, r: R, p: P, maxmem: MAXMEM });
+  return `scrypt$${n}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 /** Parameters a stored hash may carry; anything else is refused rather than trusted. */
@@ -54,11 +58,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /**
- * A real hash of a random password, computed once. Sign-in with an unknown e-mail verifies
- * against it so that the answer takes as long as for a known one (no account enumeration by time).
+ * A real hash of a random password at cost `n` (that of the accounts' hashes), computed once.
+ * Sign-in with an unknown e-mail verifies against it so that the answer takes as long as for a
+ * known one (no account enumeration by time).
  */
-let decoy: Promise<string> | undefined;
-export function decoyHash(): Promise<string> {
-  decoy ??= hashPassword(randomBytes(16).toString('hex'));
+const decoys = new Map<number, Promise<string>>();
+export function decoyHash(n = PRODUCTION_SCRYPT_N): Promise<string> {
+  let decoy = decoys.get(n);
+  if (!decoy) {
+    decoy = hashPassword(randomBytes(16).toString('hex'), n);
+    decoys.set(n, decoy);
+  }
   return decoy;
 }

@@ -6,19 +6,24 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { DEFAULT_PREFS } from '../features/users/users.service.js';
 import { ManualClock, settlesAtMs } from '../lib/clock.js';
 import { withAccountCache } from './account-cache.js';
-import { SqliteStore } from './sqlite/sqlite-store.js';
+import { freshDatabase, type TestDatabase } from '../../test/database.js';
+import { parseDatabaseUrl } from '../config.js';
+import { openStore } from './open.js';
 import type { Account, Store } from './store.js';
 
 describe('account cache', () => {
   let dir: string;
-  let adapter: SqliteStore;
+  let database: TestDatabase;
+  let adapter: Store;
   let clock: ManualClock;
   let store: Store;
   let account: Account;
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tickler-cache-'));
-    adapter = new SqliteStore({ path: join(dir, 't.db'), synchronous: 'FULL' });
+    // SQLite, or PostgreSQL in the second pass (TEST_STORE=postgres; scripts/test.mjs).
+    database = await freshDatabase(dir);
+    adapter = await openStore(parseDatabaseUrl(database.url, 'DATABASE_URL', 3));
     await adapter.migrate();
     clock = new ManualClock();
     store = withAccountCache(adapter, clock, 5);
@@ -28,6 +33,7 @@ describe('account cache', () => {
   });
   afterEach(async () => {
     await store.close();
+    await database.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 

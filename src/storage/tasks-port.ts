@@ -77,6 +77,8 @@ export interface TasksRepo {
   /** Tasks matching the query, ordered by id (stable paging), with the total before paging. */
   page(userPk: number, query: TaskQuery): Promise<TaskPage>;
   insert(userPk: number, task: Task): Promise<void>;
+  /** insert() of many tasks, in a few multi-row statements (same rules, same result). */
+  insertMany(userPk: number, tasks: readonly Task[]): Promise<void>;
   /** Writes every field of the task (the caller has merged its changes). */
   update(userPk: number, task: Task): Promise<void>;
   /** Deletes the tasks (with their meta) and records a tombstone for each at `stamp`. */

@@ -139,6 +139,25 @@ export function tasksContract(label: string, open: OpenStore): void {
         });
       }
 
+      it('insertMany writes every task exactly as insert would, for batches of every size', async () => {
+        // 341 = 256 + 64 + 16 + 4 + 1: one statement of each size; then one row, then none.
+        const batch = Array.from({ length: 341 }, (_, i) => fullTask(i + 1, { title: `T${i + 1}`, priority: (i % 5) - 1, duetime: i % 2 ? null : i }));
+        await tx((r) => r.tasks.insertMany(a, batch));
+        await tx((r) => r.tasks.insertMany(a, [fullTask(342)]));
+        await tx((r) => r.tasks.insertMany(a, []));
+        assert.equal(await read().tasks.count(a), 342);
+        assert.equal(await read().tasks.count(b), 0, 'the other account gets none');
+        for (const t of [batch[0], batch[255], batch[256], batch[319], batch[340]] as Task[]) assert.deepEqual(await read().tasks.get(a, t.id), t);
+        const page = await read().tasks.page(a, { ...ALL, num: 1000 });
+        assert.deepEqual(page.tasks.slice(0, 341), batch.map((t) => listed(t)));
+      });
+
+      it('insertMany of a taken id writes none of the batch (one transaction)', async () => {
+        await insert(a, fullTask(3));
+        await assert.rejects(tx((r) => r.tasks.insertMany(a, [fullTask(1), fullTask(2), fullTask(3)])));
+        assert.equal(await read().tasks.count(a), 1);
+      });
+
       it('get of an unknown id is null; so is an id of another account', async () => {
         await insert(a, fullTask(1));
         assert.equal(await read().tasks.get(a, 2), null);

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import { testContext } from '../../../test/harness.js';
-import type { Repos } from '../../storage/store.js';
 import { resolveContributes } from './goal-rules.js';
 import { add, call, newUser, setup } from './organizers.test-kit.js';
 
@@ -143,26 +142,25 @@ describe('goals: level, contributes, archived, note', () => {
 });
 
 describe('resolveContributes: lookups', () => {
+  const env = setup(() => testContext());
+
   it('looks the target up on add and when contributes or level changes, not on other edits', async () => {
-    let lookups = 0;
-    // Every lookup finds a lifetime goal, so every target is kept.
-    const tx = {
-      organizers: {
-        get: async (_userPk: number, _kind: string, id: number) => {
-          lookups++;
-          return { id, name: 'Target', level: 0, contributes: 0, archived: 0, private: 0, note: '' };
-        },
-      },
-    } as unknown as Repos;
-    const stored = { id: 3, name: 'Mine', level: 2, contributes: 1, archived: 0, private: 0, note: '' };
+    const target = await add(env.ctx, env.user, 'goal', { name: 'Target', level: '0' });
+    const stored = { id: 99, name: 'Mine', level: 2, contributes: target['id'] as number, archived: 0, private: 0, note: '' };
     const renamed = { ...stored, name: 'Renamed' };
-    assert.deepEqual(await resolveContributes(tx, 1, renamed, stored), renamed);
-    assert.equal(lookups, 0, 'an edit keeping contributes and level trusts the stored pair');
-    await resolveContributes(tx, 1, { ...stored, level: 1 }, stored);
-    assert.equal(lookups, 1, 'a level change re-checks the target');
-    await resolveContributes(tx, 1, { ...stored, contributes: 2 }, stored);
-    assert.equal(lookups, 2, 'a new target is checked');
-    await resolveContributes(tx, 1, stored, null);
-    assert.equal(lookups, 3, 'an add is checked');
+    await env.ctx.deps.store.transaction(async (tx) => {
+      // A spy on the real store: every lookup reaches the database and answers what it holds.
+      const get = mock.method(tx.organizers, 'get');
+      const pk = env.user.account.pk;
+      assert.deepEqual(await resolveContributes(tx, pk, renamed, stored), renamed);
+      assert.equal(get.mock.callCount(), 0, 'an edit keeping contributes and level trusts the stored pair');
+      assert.deepEqual(await resolveContributes(tx, pk, { ...stored, level: 1 }, stored), { ...stored, level: 1 });
+      assert.equal(get.mock.callCount(), 1, 'a level change re-checks the target');
+      assert.deepEqual(await resolveContributes(tx, pk, { ...stored, contributes: 4242 }, stored), { ...stored, contributes: 0 });
+      assert.equal(get.mock.callCount(), 2, 'a new target is checked (this one does not exist: reset to 0)');
+      assert.deepEqual(await resolveContributes(tx, pk, stored, null), stored);
+      assert.equal(get.mock.callCount(), 3, 'an add is checked');
+      get.mock.restore();
+    });
   });
 });

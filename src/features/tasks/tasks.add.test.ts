@@ -237,7 +237,7 @@ describe('tasks/add: the 80,000 tasks of an account (603)', () => {
       // Fill the account to one below the limit through the store (fast), as if added earlier.
       await ctx.deps.store.transaction(async (tx) => {
         const first = await tx.accounts.allocateIds(account.pk, 'task', 79_999);
-        for (let i = 0; i < 79_999; i++) await tx.tasks.insert(account.pk, newTask(first + i));
+        await tx.tasks.insertMany(account.pk, Array.from({ length: 79_999 }, (_, i) => newTask(first + i)));
       });
       const due = 1_767_268_800;
       const results = (

@@ -46,7 +46,7 @@ export async function signIn(deps: Deps, a: SignInAttempt): Promise<SignInResult
   }
   const password = a.password.length > MAX_PASSWORD_LENGTH ? '' : a.password;
   // Unknown e-mail: verify against a decoy so the answer takes as long as for a real account.
-  const ok = await verifyPassword(password, creds?.passwordHash ?? (await decoyHash()));
+  const ok = await verifyPassword(password, creds?.passwordHash ?? (await decoyHash(deps.scryptN)));
   if (creds && ok && password !== '') return { kind: 'ok', userPk: creds.pk, knownDevice };
   return { kind: 'wrong' };
 }

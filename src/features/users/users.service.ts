@@ -43,10 +43,10 @@ function checkNewUser(input: NewUserInput): void {
 }
 
 /** Creates an account; throws InvalidInput for bad input and UniqueViolation for a taken e-mail. */
-export async function createUser(deps: { store: Store; clock: Clock }, input: NewUserInput): Promise<Account> {
+export async function createUser(deps: { store: Store; clock: Clock; scryptN?: number }, input: NewUserInput): Promise<Account> {
   checkNewUser(input);
   const email = input.email.trim();
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.scryptN);
   return deps.store.transaction((tx) =>
     tx.accounts.create({
       // The public id looks like the hosted service's (letters and digits) and reveals nothing.

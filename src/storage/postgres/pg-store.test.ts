@@ -68,6 +68,45 @@ describe('postgres store: a transaction that fails', () => {
   });
 });
 
+describe('postgres store: deadlocks and serialization failures are retried', () => {
+  /** A store on a stand-in connection; `fails` says which attempts of the callback throw which code. */
+  async function attempts(fails: ReadonlyArray<string | undefined>): Promise<{ runs: number; result: Promise<string> }> {
+    const store = new PostgresStore({ url: 'postgres://nobody@127.0.0.1:1/none', poolSize: 2 });
+    const client = { query: async () => ({ rows: [] }), release: () => undefined };
+    (store as unknown as { pool: { connect: () => Promise<unknown> } }).pool.connect = async () => client;
+    let runs = 0;
+    const result = store
+      .transaction(async () => {
+        const code = fails[runs++];
+        if (code !== undefined) throw Object.assign(new Error(`failure ${code}`), { code });
+        return 'done';
+      })
+      .finally(() => store.close());
+    await result.catch(() => undefined);
+    return { runs, result };
+  }
+
+  for (const code of ['40P01', '40001']) {
+    it(`${code} once: the work runs again and its value comes back`, async () => {
+      const { runs, result } = await attempts([code]);
+      assert.equal(await result, 'done');
+      assert.equal(runs, 2);
+    });
+  }
+
+  it('the same failure every time: given up after 3 runs, and the error propagates', async () => {
+    const { runs, result } = await attempts(['40P01', '40001', '40P01', undefined]);
+    await assert.rejects(result, (err: { code?: string }) => err.code === '40P01');
+    assert.equal(runs, 3);
+  });
+
+  it('any other failure is not retried', async () => {
+    const { runs, result } = await attempts(['23505', undefined]);
+    await assert.rejects(result, /failure 23505/);
+    assert.equal(runs, 1);
+  });
+});
+
 if (base) {
   storeContract('postgres', openPostgres);
   tasksContract('postgres', openPostgres);
@@ -137,7 +176,7 @@ if (base) {
         );
         await store.transaction(async (tx) => {
           const first = await tx.accounts.allocateIds(account.pk, 'task', 5000);
-          for (let i = 0; i < 5000; i++) await tx.tasks.insert(account.pk, newTask(first + i, { modified: i < 4990 ? 1_000 : 2_000 }));
+          await tx.tasks.insertMany(account.pk, Array.from({ length: 5000 }, (_, i) => newTask(first + i, { modified: i < 4990 ? 1_000 : 2_000 })));
         });
         // A connection of the store's own pool, prepared and run the way the adapter runs statements.
         const client = await (store as unknown as { pool: import('pg').Pool }).pool.connect();

@@ -58,7 +58,16 @@ function values(t: Task): Array<string | number | null> {
   ];
 }
 
-const INSERT = `INSERT INTO tasks (user_pk, ${COLUMNS.join(', ')}) VALUES (?, ${COLUMNS.map(() => '?').join(', ')})`;
+const ROW = `(?, ${COLUMNS.map(() => '?').join(', ')})`;
+const INSERT_INTO = `INSERT INTO tasks (user_pk, ${COLUMNS.join(', ')}) VALUES `;
+
+/**
+ * Rows per multi-row insert, largest first: a batch is split greedily into these, so that only a
+ * handful of distinct statements are ever prepared (each size is one cached statement on each
+ * connection). 256 rows × 30 columns stays under both databases' parameter limits.
+ */
+const INSERT_SIZES = [256, 64, 16, 4, 1] as const;
+const INSERTS = new Map<number, string>(INSERT_SIZES.map((n) => [n, INSERT_INTO + Array.from({ length: n }, () => ROW).join(', ')]));
 const UPDATE = `UPDATE tasks SET ${COLUMNS.slice(1).map((c) => `${c} = ?`).join(', ')} WHERE user_pk = ? AND id = ?`;
 const REFERENCE_FIELDS: ReadonlySet<TaskReference> = new Set(['folder', 'context', 'goal', 'location']);
 
@@ -126,7 +135,17 @@ export class SqlTasks implements TasksRepo {
   }
 
   async insert(userPk: number, task: Task): Promise<void> {
-    await this.db.run(INSERT, userPk, ...values(task));
+    await this.insertMany(userPk, [task]);
+  }
+
+  async insertMany(userPk: number, tasks: readonly Task[]): Promise<void> {
+    for (let at = 0; at < tasks.length; ) {
+      const size = INSERT_SIZES.find((n) => n <= tasks.length - at) as number;
+      const params: Array<string | number | null> = [];
+      for (const task of tasks.slice(at, at + size)) params.push(userPk, ...values(task));
+      await this.db.run(INSERTS.get(size) as string, ...params);
+      at += size;
+    }
   }
 
   async update(userPk: number, task: Task): Promise<void> {
