@@ -169,6 +169,26 @@ describe('token endpoint', () => {
       assert.equal(res.body, '<?xml version="1.0" encoding="UTF-8"?><error id="102">Error requesting a token: invalid authorization code</error>');
     });
 
+    it('every answer, errors included, carries Cache-Control: no-store and Pragma: no-cache (RFC 6749 5.1, 5.2)', async () => {
+      const code = await issueCode(ctx, account, app);
+      const answers = {
+        token: await tokenRequest(ctx, app, { grant_type: 'authorization_code', code }),
+        102: await tokenRequest(ctx, app, { grant_type: 'authorization_code', code: 'nope' }),
+        'malformed body': await ctx.app.inject({
+          method: 'POST',
+          url: '/3/account/token.php',
+          headers: { authorization: app.basic, 'content-type': 'application/json' },
+          payload: '{nope',
+        }),
+        101: await ctx.app.inject({ method: 'POST', url: '/3/account/token.php', remoteAddress: '203.0.113.9', payload: { grant_type: 'authorization_code', code } }),
+        405: await ctx.app.inject({ method: 'GET', url: '/3/account/token.php' }),
+      };
+      for (const [name, res] of Object.entries(answers)) {
+        assert.equal(res.headers['cache-control'], 'no-store', name);
+        assert.equal(res.headers['pragma'], 'no-cache', name);
+      }
+    });
+
     it('GET is refused: codes and secrets must not travel in URLs', async () => {
       const res = await ctx.app.inject({ method: 'GET', url: '/3/account/token.php?grant_type=authorization_code&code=x' });
       assert.equal(res.statusCode, 405);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { guardApi } from '../http/api-guard.js';
@@ -63,6 +63,16 @@ function clientInfo(p: Params): ClientInfo {
 /** Client ids are short and plain; anything else is not used as a rate-limit key (unbounded memory). */
 const PLAUSIBLE_CLIENT_ID = /^[A-Za-z0-9._~-]{1,100}$/;
 
+/**
+ * RFC 6749 5.1 and 5.2: token answers carry credentials, and errors are answers too. Set as the
+ * answer leaves (onSend), so that no path can miss it: 101 and body errors come before the
+ * handler, 405 from another route.
+ */
+async function noStore(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  return payload;
+}
+
 export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
   const limits = deps.config.rateLimits;
   const proxyTrusted = deps.config.trustProxy !== false;
@@ -70,6 +80,7 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'POST',
     url: '/3/account/token.php',
     config: { kind: 'token', malformedCode: 102 },
+    onSend: noStore,
     // Before the body is read: a plain-HTTP request from afar is refused whatever it carries.
     onRequest: async function requireSecureTransport(request) {
       if (!isSecureEnough(request, proxyTrusted)) throw new ApiError(101);
@@ -102,7 +113,6 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
         codeVerifier: p.text('code_verifier'),
         info: clientInfo(p),
       });
-      reply.header('pragma', 'no-cache');
       return sendBody(
         request,
         reply,
@@ -117,5 +127,11 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
     },
   });
   // RFC 6749 3.2: token requests must be POST, so codes and secrets stay out of URLs and histories.
-  app.route({ method: ['GET', ...OTHER_METHODS], url: '/3/account/token.php', config: { kind: 'token' }, handler: methodNotAllowed('POST') });
+  app.route({
+    method: ['GET', ...OTHER_METHODS],
+    url: '/3/account/token.php',
+    config: { kind: 'token' },
+    onSend: noStore,
+    handler: methodNotAllowed('POST'),
+  });
 }
