@@ -13,6 +13,8 @@ import { formatOf, queryFormatOf, type Format } from './reply.js';
  */
 function toApiError(err: unknown, request: FastifyRequest): ApiError {
   if (err instanceof ApiError) return err;
+  // A request refused before its body was read is refused for that reason, readable body or not.
+  if (request.refusal) return request.refusal;
   const e = err as Partial<FastifyError>;
   const malformed = request.routeOptions.config?.malformedCode ?? 0;
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;

@@ -334,6 +334,30 @@ describe('transport security (error 101)', () => {
     assert.equal((await exchange(ctx, app, code, '::1')).statusCode, 200);
   });
 
+  it('101 takes f=xml from the body as every other token error does, whatever the body holds', async () => {
+    const app = await createApp(ctx);
+    const xml101 = '<?xml version="1.0" encoding="UTF-8"?><error id="101">SSL connection is required</error>';
+    const form = await ctx.app.inject({
+      method: 'POST',
+      url: '/3/account/token.php',
+      remoteAddress: '203.0.113.9',
+      headers: { authorization: app.basic, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=authorization_code&code=x&f=xml',
+    });
+    assert.equal(form.body, xml101);
+    const { payload, contentType } = multipartBody({ grant_type: 'authorization_code', code: 'x', f: 'xml' });
+    const multipart = await ctx.app.inject({ method: 'POST', url: '/3/account/token.php', remoteAddress: '203.0.113.9', headers: { 'content-type': contentType }, payload });
+    assert.equal(multipart.body, xml101);
+    const unreadable = await ctx.app.inject({
+      method: 'POST',
+      url: '/3/account/token.php?f=xml',
+      remoteAddress: '203.0.113.9',
+      headers: { 'content-type': 'application/json' },
+      payload: '{nope',
+    });
+    assert.equal(unreadable.body, xml101, 'an unreadable body is still refused for its transport, in the format of the query');
+  });
+
   it('behind a trusted proxy, X-Forwarded-Proto decides', async () => {
     const app = await createApp(trusted);
     const account = await createAccount(trusted);

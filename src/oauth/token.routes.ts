@@ -81,9 +81,14 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
     url: '/3/account/token.php',
     config: { kind: 'token', malformedCode: 102 },
     onSend: noStore,
-    // Before the body is read: a plain-HTTP request from afar is refused whatever it carries.
+    // Judged before the body is read (whatever it carries, the request is refused), answered once
+    // it is: 101 honours `f` from the body like every other token error. The body has crossed the
+    // network in the clear either way; reading it changes only the format of the answer.
     onRequest: async function requireSecureTransport(request) {
-      if (!isSecureEnough(request, proxyTrusted)) throw new ApiError(101);
+      if (!isSecureEnough(request, proxyTrusted)) request.refusal = new ApiError(101);
+    },
+    preValidation: async function refuseInsecureTransport(request) {
+      if (request.refusal) throw request.refusal;
     },
     handler: async function tokenEndpoint(request, reply) {
       await guardApi(deps, request, reply);
