@@ -49,8 +49,10 @@ export class Browser {
     return this.keep(await this.app.inject({ method: 'GET', url, remoteAddress: this.remoteAddress, headers: this.cookies.headers() }));
   }
 
-  async post(url: string, form: Record<string, string | undefined>): Promise<LightMyRequestResponse> {
-    const body = new URLSearchParams(Object.entries(form).filter((kv): kv is [string, string] => kv[1] !== undefined));
+  /** Posts a url-encoded form: a record, or name–value pairs when a name must appear twice. */
+  async post(url: string, form: Record<string, string | undefined> | ReadonlyArray<readonly [string, string]>): Promise<LightMyRequestResponse> {
+    const pairs = Array.isArray(form) ? form : Object.entries(form);
+    const body = new URLSearchParams(pairs.filter((kv): kv is [string, string] => kv[1] !== undefined));
     return this.keep(
       await this.app.inject({
         method: 'POST',

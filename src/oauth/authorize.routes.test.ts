@@ -80,6 +80,51 @@ describe('authorize page', () => {
     }
   });
 
+  describe('a parameter sent twice is refused (RFC 6749 3.1), by the same page-or-redirect rules', () => {
+    const base = () => authorizeUrl(app);
+    const enc = encodeURIComponent;
+    it('two client_ids, or two redirect addresses (even equal ones): an error page, never a redirect', async () => {
+      for (const url of [`${base()}&client_id=${app.clientId}`, `${base()}&redirect_uri=${enc(app.client.redirectUri)}&redirect_uri=${enc(app.client.redirectUri)}`]) {
+        const res = await new Browser(ctx.app).get(url);
+        assert.equal(res.statusCode, 400, url);
+        assert.equal(res.headers['location'], undefined);
+        assert.match(res.body, /more than one/);
+      }
+    });
+
+    const cases: Array<[string, string, string | null]> = [
+      ['two scopes', '&scope=write', 'st4te'],
+      ['two response_types', '&response_type=code', 'st4te'],
+      ['two code_challenges', '&code_challenge=x&code_challenge=y&code_challenge_method=S256', 'st4te'],
+      ['two states: neither is echoed', '&state=other', null],
+    ];
+    for (const [name, extra, state] of cases) {
+      it(`${name} → error=invalid_request${state ? ' with the state' : ''}`, async () => {
+        const res = await new Browser(ctx.app).get(`${base()}${extra}`);
+        assert.equal(res.statusCode, 302);
+        const loc = new URL(res.headers['location'] as string);
+        assert.equal(`${loc.origin}${loc.pathname}`, 'https://app.example.org/callback');
+        assert.equal(loc.searchParams.get('error'), 'invalid_request');
+        assert.match(loc.searchParams.get('error_description') ?? '', /was sent more than once/);
+        assert.equal(loc.searchParams.get('state'), state);
+      });
+    }
+
+    it('a field of the sign-in form sent twice gets an error page and signs no one in', async () => {
+      const b = new Browser(ctx.app);
+      const fields = Object.entries(hiddenInputs((await b.get(base())).body));
+      const res = await b.post(PATH, [...fields, ['email', 'someone@example.org'], ['email', account.email], ['password', PASSWORD]]);
+      assert.equal(res.statusCode, 400);
+      assert.ok(!b.cookies.has('tickler_session'));
+    });
+
+    it('a parameter this server does not read may repeat: it is ignored', async () => {
+      const res = await new Browser(ctx.app).get(`${base()}&utm=1&utm=2`);
+      assert.equal(res.statusCode, 200);
+      assert.match(res.body, /Sign in to continue/);
+    });
+  });
+
   it('the sign-in page is a real form with a CSRF token, served with protective headers', async () => {
     const res = await new Browser(ctx.app).get(authorizeUrl(app));
     assert.equal(res.statusCode, 200);

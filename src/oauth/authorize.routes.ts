@@ -6,9 +6,11 @@ import { paramsOf, type Params } from '../http/params.js';
 import { pageHeaders } from '../web/html.js';
 import { consentPage, errorPage, signInPage, type FormContext } from '../web/pages.js';
 import { endSession, sessionAccount, startSession } from '../web/sessions.service.js';
-import { approve, checkAuthorizeRequest, deny, type AuthorizeParams, type ValidAuthorizeRequest } from './authorize.service.js';
+import { approve, AUTHORIZE_PARAMS, checkAuthorizeRequest, deny, type AuthorizeParams, type ValidAuthorizeRequest } from './authorize.service.js';
 
 const PATH = '/3/account/authorize.php';
+/** The fields of this server's own forms besides the authorization request; none is ever sent twice. */
+const FORM_FIELDS = ['_csrf', 'action', 'email', 'password'] as const;
 const DEVICE_COOKIE_DAYS = 400;
 
 interface CookieNames {
@@ -34,6 +36,7 @@ export function cookieOptions(https: boolean, maxAgeSeconds?: number) {
 
 function authorizeParams(p: Params): AuthorizeParams {
   return {
+    repeated: p.repeatedAmong(AUTHORIZE_PARAMS),
     responseType: p.get('response_type'),
     clientId: p.text('client_id'),
     state: p.get('state'),
@@ -121,6 +124,7 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
     preHandler: app.csrfProtection,
     handler: async function submitAuthorize(request, reply) {
       const p = paramsOf(request);
+      if (p.repeatedAmong(FORM_FIELDS)) return page(reply, 400, errorPage('Bad request', 'The form was not understood. Go back and try again.'));
       const a = authorizeParams(p);
       const req = await validRequest(reply, a);
       if (!req) return reply;

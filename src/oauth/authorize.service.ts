@@ -4,8 +4,16 @@ import type { Deps } from '../deps.js';
 import type { Client } from '../storage/store.js';
 import { parseScope } from './scopes.js';
 
+/**
+ * The parameters an authorization request may carry, those whose repeat means a page (never a
+ * redirect) first. RFC 6749 3.1: none may be sent twice; unknown ones are ignored.
+ */
+export const AUTHORIZE_PARAMS = ['client_id', 'redirect_uri', 'state', 'response_type', 'scope', 'code_challenge', 'code_challenge_method'] as const;
+
 /** The query of an authorization request (spec 5, step 2). */
 export interface AuthorizeParams {
+  /** The first of AUTHORIZE_PARAMS sent more than once, if any. */
+  readonly repeated: string | undefined;
   readonly responseType: string | undefined;
   readonly clientId: string | undefined;
   readonly state: string | undefined;
@@ -44,9 +52,13 @@ export const MAX_STATE_LENGTH = 1000;
  * registered address with an `error` code and the state.
  */
 export async function checkAuthorizeRequest(deps: Deps, p: AuthorizeParams): Promise<AuthorizeCheck> {
+  // With two client ids or two redirect addresses, which app and where to is exactly what cannot
+  // be trusted: a page, as for a wrong one.
+  if (p.repeated === 'client_id') return { kind: 'page', message: 'The link that brought you here names more than one client_id.' };
   if (!p.clientId) return { kind: 'page', message: 'The link that brought you here has no client_id.' };
   const client = await deps.store.read.clients.byClientId(p.clientId);
   if (!client) return { kind: 'page', message: 'The application that sent you here is not registered on this server.' };
+  if (p.repeated === 'redirect_uri') return { kind: 'page', message: 'The link that brought you here names more than one redirect address.' };
   if (p.redirectUri !== undefined && p.redirectUri !== client.redirectUri) {
     return { kind: 'page', message: 'The redirect address in the link is not the one registered for this application.' };
   }
@@ -58,12 +70,14 @@ export async function checkAuthorizeRequest(deps: Deps, p: AuthorizeParams): Pro
       ['state', state],
     ]),
   });
-  // A state that is missing or unusable cannot be echoed; the error still goes back to the app.
+  // A state that is missing, repeated or unusable cannot be echoed; the error still goes back to the app.
+  if (p.repeated === 'state') return back('invalid_request', 'state was sent more than once');
   if (p.state === undefined || p.state === '') return back('invalid_request', 'state is required');
   // eslint-disable-next-line no-control-regex
   if (p.state.length > MAX_STATE_LENGTH || /[\x00-\x1f\x7f]/.test(p.state)) {
     return back('invalid_request', `state must be 1 to ${MAX_STATE_LENGTH} printable characters`);
   }
+  if (p.repeated !== undefined) return back('invalid_request', `${p.repeated} was sent more than once`, p.state);
   if (p.responseType === undefined || p.responseType === '') return back('invalid_request', 'response_type is required', p.state);
   if (p.responseType !== 'code') return back('unsupported_response_type', 'response_type must be code', p.state);
   const scopeWords = parseScope(p.scope);

@@ -13,7 +13,7 @@ import {
   type TestContext,
   type TokenPair,
 } from '../../test/harness.js';
-import { multipartBody } from '../../test/multipart-body.js';
+import { CLOSING, CONTENT_TYPE, multipartBody, part } from '../../test/multipart-body.js';
 import { withContext } from '../../test/with-context.js';
 import { sha256Hex } from '../lib/crypto.js';
 import type { Account } from '../storage/store.js';
@@ -187,6 +187,26 @@ describe('token endpoint', () => {
         assert.equal(res.headers['cache-control'], 'no-store', name);
         assert.equal(res.headers['pragma'], 'no-cache', name);
       }
+    });
+
+    it('a parameter sent twice is refused with 102 (RFC 6749 3.2), before anything is spent', async () => {
+      const code = await issueCode(ctx, account, app);
+      const post = (url: string, payload: string, contentType = 'application/x-www-form-urlencoded') =>
+        ctx.app.inject({ method: 'POST', url, headers: { authorization: app.basic, 'content-type': contentType }, payload });
+      const twice = await post('/3/account/token.php', `grant_type=authorization_code&code=${code}&code=${code}`);
+      assert.deepEqual(twice.json(), { errorCode: 102, errorDesc: 'Error requesting a token: code was sent more than once' });
+      const both = await post(`/3/account/token.php?code=${code}`, `grant_type=authorization_code&code=${code}`);
+      assert.equal(errorCode(both), 102, 'in the query and in the body');
+      const multipart = await post('/3/account/token.php', `${part('grant_type', 'authorization_code')}${part('code', code)}${part('code', code)}${CLOSING}`, CONTENT_TYPE);
+      assert.equal(errorCode(multipart), 102, 'twice in a multipart body');
+      const emptyToo = await post('/3/account/token.php', `grant_type=authorization_code&redirect_uri=&redirect_uri=${encodeURIComponent(app.client.redirectUri)}&code=${code}`);
+      assert.match((emptyToo.json() as { errorDesc: string }).errorDesc, /redirect_uri was sent more than once/);
+      const secret = await post('/3/account/token.php', `grant_type=authorization_code&code=${code}&client_secret=a&client_secret=b`);
+      assert.equal(errorCode(secret), 102);
+      // Parameters the endpoint does not read are ignored, repeated or not (RFC 6749 3.1).
+      const ok = await post('/3/account/token.php', `grant_type=authorization_code&code=${code}&extra=1&extra=2`);
+      assert.equal(ok.statusCode, 200, ok.body);
+      assert.ok((ok.json() as TokenPair).access_token, 'the refused requests did not spend the code');
     });
 
     it('GET is refused: codes and secrets must not travel in URLs', async () => {

@@ -60,6 +60,23 @@ function clientInfo(p: Params): ClientInfo {
   return { vers: field('vers'), os: field('os'), device: field('device'), udid: field('udid') };
 }
 
+/** What this endpoint reads. RFC 6749 3.2: none may be sent twice; unknown ones are ignored (3.1). */
+const TOKEN_PARAMS = [
+  'grant_type',
+  'code',
+  'redirect_uri',
+  'refresh_token',
+  'scope',
+  'code_verifier',
+  'client_id',
+  'client_secret',
+  'vers',
+  'os',
+  'device',
+  'udid',
+  'f',
+] as const;
+
 /** Client ids are short and plain; anything else is not used as a rate-limit key (unbounded memory). */
 const PLAUSIBLE_CLIENT_ID = /^[A-Za-z0-9._~-]{1,100}$/;
 
@@ -93,6 +110,11 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
     handler: async function tokenEndpoint(request, reply) {
       await guardApi(deps, request, reply);
       const p = paramsOf(request);
+      // Which of two values would count is exactly what an attacker who can add one wants to choose
+      // (a second code, a second redirect_uri): refuse rather than pick. In the query and the body
+      // at once is twice too.
+      const repeated = p.repeatedAmong(TOKEN_PARAMS);
+      if (repeated) throw new ApiError(102, { desc: `Error requesting a token: ${repeated} was sent more than once` });
       const creds = clientCredentials(request, p);
       const now = deps.clock.now();
       // Failed authentications count per (client id, address): a stranger who knows an app's
