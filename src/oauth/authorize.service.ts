@@ -122,6 +122,8 @@ export async function approve(deps: Deps, req: ValidAuthorizeRequest, userPk: nu
       scope: req.scope,
       expiresAt: now + deps.config.authCodeTtlSeconds,
       codeChallenge: req.codeChallenge,
+      // Bound to the authorization request's redirect_uri in the next step of this change.
+      redirectUri: null,
     }),
   );
   return withQuery(req.client.redirectUri, [
