@@ -82,7 +82,7 @@ async function tickler(setup: TicklerSetup): Promise<void> {
     const account = await createUser(deps, { email: `bench${i}@example.org`, password: 'benchmark password', alias: 'Bench' });
     await seedTasks(store, account.pk, setup.tasks ?? 0, setup.changed ?? 0);
     const scope = 'basic tasks write';
-    const request = { client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null };
+    const request = { client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null, redirectUri: null };
     const code = new URL(await approve(deps, request, account.pk)).searchParams.get('code') ?? '';
     const tokenRes = await app.inject({
       method: 'POST',

@@ -228,6 +228,17 @@ describe('authorize page', () => {
     assert.equal((token.json() as { scope: string }).scope, 'basic tasks');
   });
 
+  it('a code from a request that named its redirect_uri is exchanged only with that redirect_uri (RFC 6749 4.1.3)', async () => {
+    // Another account: each sign-in spends one of the account's ten attempts in this window.
+    const b = await signedIn(ctx, app, await createAccount(ctx));
+    const res = await decide(b, app, 'allow', { redirect_uri: app.client.redirectUri });
+    const code = new URL(res.headers['location'] as string).searchParams.get('code') as string;
+    assert.equal((await tokenRequest(ctx, app, { grant_type: 'authorization_code', code })).json<{ errorCode: number }>().errorCode, 102);
+    const ok = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: app.client.redirectUri });
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.ok(ok.json<{ access_token?: string }>().access_token);
+  });
+
   it('Deny redirects with error=access_denied and the state', async () => {
     const b = await signedIn(ctx, app, account);
     const res = await decide(b, app, 'deny');

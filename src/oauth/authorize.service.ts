@@ -31,6 +31,8 @@ export interface ValidAuthorizeRequest {
   readonly scopeWords: readonly string[];
   /** RFC 7636 S256 challenge, when the app uses PKCE. */
   readonly codeChallenge: string | null;
+  /** The redirect_uri the request carried (always the registered one), or null when it had none. */
+  readonly redirectUri: string | null;
 }
 
 /** RFC 7636 4.1/4.2: 43 to 128 unreserved characters (a base64url SHA-256 is 43). */
@@ -91,7 +93,8 @@ export async function checkAuthorizeRequest(deps: Deps, p: AuthorizeParams): Pro
     }
   }
   // Kept exactly as requested: the token endpoint echoes it, and some clients compare byte for byte.
-  return { kind: 'ok', request: { client, state: p.state, scope: p.scope as string, scopeWords, codeChallenge: p.codeChallenge ?? null } };
+  const request = { client, state: p.state, scope: p.scope as string, scopeWords, codeChallenge: p.codeChallenge ?? null, redirectUri: p.redirectUri ?? null };
+  return { kind: 'ok', request };
 }
 
 /** Appends query parameters to a registered address, keeping whatever query it already has. */
@@ -109,7 +112,10 @@ function wellFormed(s: string): string {
   return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
-/** The user allowed the request: a single-use code bound to the app and the user. */
+/**
+ * The user allowed the request: a single-use code bound to the app, the user, the PKCE challenge
+ * and the redirect_uri the request carried (which the exchange must then repeat, RFC 6749 4.1.3).
+ */
 export async function approve(deps: Deps, req: ValidAuthorizeRequest, userPk: number): Promise<string> {
   // 40 lowercase hex characters like the hosted service's codes ("alphanumeric", spec 5.3).
   const code = randomHex(20);
@@ -122,8 +128,7 @@ export async function approve(deps: Deps, req: ValidAuthorizeRequest, userPk: nu
       scope: req.scope,
       expiresAt: now + deps.config.authCodeTtlSeconds,
       codeChallenge: req.codeChallenge,
-      // Bound to the authorization request's redirect_uri in the next step of this change.
-      redirectUri: null,
+      redirectUri: req.redirectUri,
     }),
   );
   return withQuery(req.client.redirectUri, [

@@ -152,6 +152,21 @@ describe('token endpoint', () => {
       assert.equal(ok.statusCode, 200, ok.body);
     });
 
+    it('a redirect_uri sent to authorize must come again, identical (RFC 6749 4.1.3); failing does not spend the code', async () => {
+      const registered = app.client.redirectUri;
+      const code = await issueCode(ctx, account, app, 'basic', { redirectUri: registered });
+      const missing = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code });
+      assert.equal(errorCode(missing), 102);
+      assert.match((missing.json() as { errorDesc: string }).errorDesc, /redirect_uri is required/);
+      for (const other of [`${registered}/`, ` ${registered}`, registered.toUpperCase(), 'https://evil.example/cb']) {
+        const res = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: other });
+        assert.equal(errorCode(res), 102, other);
+      }
+      const ok = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: registered });
+      assert.equal(ok.statusCode, 200, ok.body);
+      assert.ok((ok.json() as TokenPair).access_token, 'the failed exchanges left the code unspent');
+    });
+
     it('missing or unknown grant_type, missing code: 102', async () => {
       const forms: Array<Record<string, string>> = [
         { code: 'x' },

@@ -135,7 +135,8 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
         grantType: p.text('grant_type'),
         code: p.text('code'),
         refreshToken: p.text('refresh_token'),
-        redirectUri: p.text('redirect_uri'),
+        // Compared byte for byte with what authorize received (RFC 6749 4.1.3: identical); empty is absent (3.1).
+        redirectUri: p.get('redirect_uri') || undefined,
         scope: p.get('scope'),
         codeVerifier: p.text('code_verifier'),
         info: clientInfo(p),

@@ -95,9 +95,15 @@ async function exchangeCode(deps: Deps, tx: Repos, client: Client, req: TokenReq
     return fail('authorization code was already used');
   }
   if (code.expiresAt <= now) return fail('authorization code has expired');
+  // What the presenter proves (the verifier, the redirect_uri) is checked before the code is
+  // spent, and a failure leaves it unspent, as a code of another app is: the one party that
+  // can pass the checks still can. Spending it would let whoever saw a code, without its
+  // verifier, burn the real client's exchange; keeping it lets them only guess a verifier of
+  // at least 256 bits, per user rate limit, for minutes (docs/oauth.md).
   const pkce = checkVerifier(code.codeChallenge, req.codeVerifier);
   if (pkce) return fail(pkce);
-  if (req.redirectUri !== undefined && req.redirectUri !== client.redirectUri) return fail('redirect_uri does not match');
+  const redirect = checkRedirect(code.redirectUri, client.redirectUri, req.redirectUri);
+  if (redirect) return fail(redirect);
   const grant = await tx.oauth.createGrant({
     userPk: code.userPk,
     clientPk: client.pk,
@@ -120,6 +126,15 @@ function checkVerifier(challenge: string | null, verifier: string | undefined): 
   if (verifier === undefined) return 'code_verifier is required: the authorization request had a code_challenge';
   const hashed = createHash('sha256').update(verifier, 'ascii').digest('base64url');
   return PKCE_VALUE.test(verifier) && safeEqual(hashed, challenge) ? undefined : 'code_verifier does not match the code_challenge';
+}
+
+/**
+ * RFC 6749 4.1.3: a redirect_uri the authorization request carried must come again, identical.
+ * Without one there, it may be left out; if sent, it must still be the registered address.
+ */
+function checkRedirect(requested: string | null, registered: string, sent: string | undefined): string | undefined {
+  if (requested !== null && sent === undefined) return 'redirect_uri is required: the authorization request had one';
+  return sent === undefined || sent === (requested ?? registered) ? undefined : 'redirect_uri does not match';
 }
 
 async function rotateRefresh(deps: Deps, tx: Repos, client: Client, req: TokenRequest): Promise<Outcome> {

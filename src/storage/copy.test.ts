@@ -138,7 +138,7 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     const reg = await registerClient(deps, { name: 'Copy', redirectUri: 'https://copy.example/cb' });
     client = { clientId: reg.client.clientId, secret: reg.clientSecret };
     const scope = 'basic tasks write';
-    const code = new URL(await approve(deps, { client: reg.client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null }, ann.pk)).searchParams.get('code');
+    const code = new URL(await approve(deps, { client: reg.client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null, redirectUri: null }, ann.pk)).searchParams.get('code');
     token = (
       await sqliteApp.inject({ method: 'POST', url: '/3/account/token.php', payload: { grant_type: 'authorization_code', code: code ?? '', client_id: client.clientId, client_secret: client.secret } })
     ).json() as typeof token;
