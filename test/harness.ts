@@ -10,7 +10,7 @@ import { emailKey, DEFAULT_PREFS } from '../src/features/users/users.service.js'
 import { ManualClock, unixSeconds } from '../src/lib/clock.js';
 import { randomHex } from '../src/lib/crypto.js';
 import { hashPassword } from '../src/lib/password.js';
-import { approve } from '../src/oauth/authorize.service.js';
+import { createCode } from '../src/oauth/authorize.service.js';
 import { registerClient } from '../src/oauth/clients.service.js';
 import { parseScope } from '../src/oauth/scopes.js';
 import { newOrganizer } from '../src/features/organizers/organizer-records.test-kit.js';
@@ -106,7 +106,7 @@ export async function issueCode(
   const words = parseScope(scope);
   if (!words) throw new Error(`bad scope ${scope}`);
   const req = { client: app.client, state: 's', scope, scopeWords: words, codeChallenge: null, redirectUri: opts.redirectUri ?? null };
-  const location = await approve(ctx.deps, req, account.pk);
+  const location = await ctx.deps.store.transaction((tx) => createCode(ctx.deps, tx, req, account.pk));
   const code = new URL(location).searchParams.get('code');
   if (!code) throw new Error('no code');
   return code;

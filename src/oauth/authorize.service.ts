@@ -1,7 +1,7 @@
 import { unixSeconds } from '../lib/clock.js';
 import { randomHex, sha256Hex } from '../lib/crypto.js';
 import type { Deps } from '../deps.js';
-import type { Client } from '../storage/store.js';
+import type { Client, Repos } from '../storage/store.js';
 import { parseScope } from './scopes.js';
 
 /**
@@ -115,22 +115,20 @@ function wellFormed(s: string): string {
 /**
  * The user allowed the request: a single-use code bound to the app, the user, the PKCE challenge
  * and the redirect_uri the request carried (which the exchange must then repeat, RFC 6749 4.1.3).
+ * Written in the caller's transaction; returns where the browser goes next.
  */
-export async function approve(deps: Deps, req: ValidAuthorizeRequest, userPk: number): Promise<string> {
+export async function createCode(deps: Deps, tx: Repos, req: ValidAuthorizeRequest, userPk: number): Promise<string> {
   // 40 lowercase hex characters like the hosted service's codes ("alphanumeric", spec 5.3).
   const code = randomHex(20);
-  const now = unixSeconds(deps.clock);
-  await deps.store.transaction((tx) =>
-    tx.oauth.createCode({
-      codeHash: sha256Hex(code),
-      clientPk: req.client.pk,
-      userPk,
-      scope: req.scope,
-      expiresAt: now + deps.config.authCodeTtlSeconds,
-      codeChallenge: req.codeChallenge,
-      redirectUri: req.redirectUri,
-    }),
-  );
+  await tx.oauth.createCode({
+    codeHash: sha256Hex(code),
+    clientPk: req.client.pk,
+    userPk,
+    scope: req.scope,
+    expiresAt: unixSeconds(deps.clock) + deps.config.authCodeTtlSeconds,
+    codeChallenge: req.codeChallenge,
+    redirectUri: req.redirectUri,
+  });
   return withQuery(req.client.redirectUri, [
     ['code', code],
     ['state', req.state],
