@@ -173,6 +173,66 @@ describe('authorize page', () => {
     });
   });
 
+  describe('where a post comes from (Origin, Sec-Fetch-Site)', () => {
+    /** The sign-in post of a fresh page, with the given headers instead of a browser's own. */
+    async function signInPost(headers: Record<string, string>, email = 'nobody@example.org') {
+      const b = new Browser(ctx.app, '127.0.0.1', null);
+      const fields = hiddenInputs((await b.get(authorizeUrl(app))).body);
+      const body = new URLSearchParams({ ...fields, email, password: PASSWORD }).toString();
+      return ctx.app.inject({
+        method: 'POST',
+        url: PATH,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...b.cookies.headers(), ...headers },
+        payload: body,
+      });
+    }
+
+    const refused: Array<[string, Record<string, string>]> = [
+      ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+      ['Sec-Fetch-Site: same-site (a sibling origin)', { 'sec-fetch-site': 'same-site' }],
+      ['cross-site, though Origin names this server', { 'sec-fetch-site': 'cross-site', origin: 'http://127.0.0.1:3000' }],
+      ['an Origin other than PUBLIC_URL', { origin: 'https://evil.example' }],
+      ['the same host on another port', { origin: 'http://127.0.0.1:3001' }],
+      ['Origin: null', { origin: 'null' }],
+    ];
+    for (const [name, headers] of refused) {
+      it(`refuses ${name} with the error page (403), valid CSRF token and cookies notwithstanding`, async () => {
+        const res = await signInPost(headers);
+        assert.equal(res.statusCode, 403);
+        assert.match(res.body, /did not come from this site/);
+        assert.equal(res.headers['location'], undefined);
+        assert.equal(res.cookies.find((c) => c.name === 'tickler_session'), undefined);
+      });
+    }
+
+    const accepted: Array<[string, Record<string, string>]> = [
+      ['a same-origin post from PUBLIC_URL', { 'sec-fetch-site': 'same-origin', origin: 'http://127.0.0.1:3000' }],
+      ['Origin alone (a browser without Sec-Fetch-Site)', { origin: 'http://127.0.0.1:3000' }],
+      ['neither header (an older browser, curl): the CSRF token decides', {}],
+    ];
+    for (const [name, headers] of accepted) {
+      it(`accepts ${name}`, async () => {
+        // Another account each time: a sign-in spends one of the account's attempts.
+        const res = await signInPost(headers, (await createAccount(ctx)).email);
+        assert.equal(res.statusCode, 303, res.body);
+      });
+    }
+
+    it('the consent answer is checked the same way', async () => {
+      const b = await signedIn(ctx, app, await createAccount(ctx));
+      const fields = hiddenInputs((await b.get(authorizeUrl(app))).body);
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: PATH,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...b.cookies.headers(), 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+        payload: new URLSearchParams({ ...fields, action: 'allow' }).toString(),
+      });
+      assert.equal(res.statusCode, 403);
+      assert.equal(res.headers['location'], undefined);
+      assert.ok(new URL((await b.post(PATH, { ...fields, action: 'allow' })).headers['location'] as string).searchParams.get('code'), 'the page itself can still answer');
+    });
+  });
+
   it('a wrong password shows the form again with a message and no session', async () => {
     const b = new Browser(ctx.app);
     const page = await b.get(authorizeUrl(app));
@@ -530,7 +590,7 @@ describe('authorize page behind https', () => {
     try {
       const app = await createApp(ctx);
       const account = await createAccount(ctx);
-      const b = new Browser(ctx.app);
+      const b = new Browser(ctx.app, '127.0.0.1', 'https://todo.example.org');
       const page = await b.get(authorizeUrl(app));
       const csrf = page.cookies.find((c) => c.name === '__Host-tickler_csrf') as { secure?: boolean } | undefined;
       assert.ok(csrf?.secure);

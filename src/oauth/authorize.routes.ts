@@ -4,7 +4,8 @@ import { signIn } from '../features/users/signin.service.js';
 import { randomUrlToken } from '../lib/crypto.js';
 import { paramsOf, type Params } from '../http/params.js';
 import { pageHeaders } from '../web/html.js';
-import { consentPage, errorPage, signInPage } from '../web/pages.js';
+import { isCrossSitePost } from '../web/cross-site.js';
+import { consentPage, errorPage, formRefusedPage, signInPage } from '../web/pages.js';
 import { endSession, sessionAccount, startSession } from '../web/sessions.service.js';
 import { AUTHORIZE_PARAMS, checkAuthorizeRequest, type AuthorizeParams, type ValidAuthorizeRequest } from './authorize.service.js';
 import { answerConsent, findConsent, openConsent, shownTo } from './consent.service.js';
@@ -66,6 +67,7 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
   const names = cookieNames(https);
   const basePath = new URL(deps.config.publicUrl).pathname.replace(/\/+$/, '');
   const action = `${basePath}${PATH}`;
+  const publicOrigin = new URL(deps.config.publicUrl).origin;
 
   const page = (reply: FastifyReply, status: number, html: string): FastifyReply => pageHeaders(reply.status(status)).send(html);
   const notUnderstood = (reply: FastifyReply): FastifyReply =>
@@ -179,7 +181,14 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'POST',
     url: PATH,
     config: { kind: 'page' },
-    preHandler: app.csrfProtection,
+    // Where the post comes from is checked before its token: another site's post never gets further.
+    preHandler: [
+      async function refuseCrossSite(request, reply) {
+        if (isCrossSitePost(request, publicOrigin)) return page(reply, 403, formRefusedPage());
+        return undefined;
+      },
+      app.csrfProtection,
+    ],
     handler: async function submitAuthorize(request, reply) {
       if (inMaintenance(reply)) return reply;
       const p = paramsOf(request);

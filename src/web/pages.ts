@@ -62,3 +62,8 @@ ${hiddenFields([['request', ctx.requestId], ['_csrf', ctx.csrf], ['action', 'sig
 export function errorPage(title: string, message: string): string {
   return layout(title, `<h1>${h(title)}</h1><p>${h(message)}</p>`);
 }
+
+/** A form post refused for where it came from: no CSRF token of this browser, or another site. */
+export function formRefusedPage(): string {
+  return errorPage('Please try again', 'This form has expired or did not come from this site. Go back to the application and start again.');
+}
