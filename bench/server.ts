@@ -16,7 +16,7 @@ import { loadConfig } from '../src/config.js';
 import { createDeps } from '../src/deps.js';
 import { createUser } from '../src/features/users/users.service.js';
 import { systemClock } from '../src/lib/clock.js';
-import { approve } from '../src/oauth/authorize.service.js';
+import { createCode } from '../src/oauth/authorize.service.js';
 import { registerClient } from '../src/oauth/clients.service.js';
 import { openStore } from '../src/storage/open.js';
 import { freshSchema, type TestDatabase } from '../test/database.js';
@@ -82,8 +82,9 @@ async function tickler(setup: TicklerSetup): Promise<void> {
     const account = await createUser(deps, { email: `bench${i}@example.org`, password: 'benchmark password', alias: 'Bench' });
     await seedTasks(store, account.pk, setup.tasks ?? 0, setup.changed ?? 0);
     const scope = 'basic tasks write';
-    const request = { client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null };
-    const code = new URL(await approve(deps, request, account.pk)).searchParams.get('code') ?? '';
+    const request = { client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null, redirectUri: null };
+    const location = await deps.store.transaction((tx) => createCode(deps, tx, request, account.pk));
+    const code = new URL(location).searchParams.get('code') ?? '';
     const tokenRes = await app.inject({
       method: 'POST',
       url: '/3/account/token.php',

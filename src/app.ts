@@ -42,6 +42,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   });
   app.decorateRequest('auth', null);
   app.decorateRequest('params_', null);
+  app.decorateRequest('refusal', null);
   await registerBodyParsers(app, config.bodyLimitBytes);
   registerErrorHandling(app);
 

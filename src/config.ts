@@ -41,6 +41,8 @@ export interface Config {
   readonly bodyLimitBytes: number;
   readonly authCodeTtlSeconds: number;
   readonly refreshTokenMaxAgeSeconds: number;
+  /** How long a spent refresh token may still be retried for its rotation's answer (0 = never; docs/decisions/0011). */
+  readonly refreshTokenReuseSeconds: number;
   readonly tokenCacheSeconds: number;
   readonly accountCacheSeconds: number;
   readonly sessionTtlSeconds: number;
@@ -66,6 +68,7 @@ export const DEFAULTS = {
   MAX_BODY_BYTES: String(20 * 1024 * 1024),
   AUTH_CODE_TTL_SECONDS: '600',
   REFRESH_TOKEN_MAX_AGE_DAYS: '365',
+  REFRESH_TOKEN_REUSE_SECONDS: '30',
   TOKEN_CACHE_SECONDS: '5',
   ACCOUNT_CACHE_SECONDS: '5',
   SESSION_TTL_HOURS: '12',
@@ -189,6 +192,9 @@ export function loadConfig(env: Env): Config {
     // RFC 6749 4.1.2 recommends codes live at most 10 minutes; the issue makes that a hard cap.
     authCodeTtlSeconds: int(env, 'AUTH_CODE_TTL_SECONDS', 10, 600),
     refreshTokenMaxAgeSeconds: int(env, 'REFRESH_TOKEN_MAX_AGE_DAYS', 1, 3650) * 86400,
+    // Long enough for a retry after a lost answer or a second process; at most 5 minutes, the
+    // longest that other servers allow without also counting the reuses (docs/decisions/0011).
+    refreshTokenReuseSeconds: int(env, 'REFRESH_TOKEN_REUSE_SECONDS', 0, 300),
     tokenCacheSeconds: int(env, 'TOKEN_CACHE_SECONDS', 0, 60),
     accountCacheSeconds: int(env, 'ACCOUNT_CACHE_SECONDS', 0, 60),
     sessionTtlSeconds: int(env, 'SESSION_TTL_HOURS', 1, 24 * 30) * 3600,

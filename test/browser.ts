@@ -30,14 +30,30 @@ export class CookieJar extends Map<string, string> {
   }
 }
 
+/** The origin of the default PUBLIC_URL (HOST 127.0.0.1, PORT 3000), where test pages live. */
+export const DEFAULT_ORIGIN = 'http://127.0.0.1:3000';
+
+/**
+ * What a current browser sends with a form post on a page of `origin`: where the post comes from
+ * (Origin, Sec-Fetch-Site). An older browser, or curl, sends neither (`origin` null).
+ */
+export function postHeaders(origin: string | null): Record<string, string> {
+  return origin === null ? {} : { origin, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+}
+
 /**
  * A minimal browser over app.inject: keeps cookies between requests (CookieJar) and reads hidden
- * form fields, so page tests walk the flow as a user would.
+ * form fields, so page tests walk the flow as a user would. Its form posts say they come from a
+ * page of `origin` (PUBLIC_URL's origin), as a current browser's do; null sends no such headers.
  */
 export class Browser {
   readonly cookies = new CookieJar();
 
-  constructor(private readonly app: FastifyInstance, private readonly remoteAddress = '127.0.0.1') {}
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly remoteAddress = '127.0.0.1',
+    private readonly origin: string | null = DEFAULT_ORIGIN,
+  ) {}
 
   private keep(res: LightMyRequestResponse): LightMyRequestResponse {
     const setCookie = res.headers['set-cookie'];
@@ -49,14 +65,16 @@ export class Browser {
     return this.keep(await this.app.inject({ method: 'GET', url, remoteAddress: this.remoteAddress, headers: this.cookies.headers() }));
   }
 
-  async post(url: string, form: Record<string, string | undefined>): Promise<LightMyRequestResponse> {
-    const body = new URLSearchParams(Object.entries(form).filter((kv): kv is [string, string] => kv[1] !== undefined));
+  /** Posts a url-encoded form: a record, or name–value pairs when a name must appear twice. */
+  async post(url: string, form: Record<string, string | undefined> | ReadonlyArray<readonly [string, string]>): Promise<LightMyRequestResponse> {
+    const pairs = Array.isArray(form) ? form : Object.entries(form);
+    const body = new URLSearchParams(pairs.filter((kv): kv is [string, string] => kv[1] !== undefined));
     return this.keep(
       await this.app.inject({
         method: 'POST',
         url,
         remoteAddress: this.remoteAddress,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...this.cookies.headers() },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...postHeaders(this.origin), ...this.cookies.headers() },
         payload: body.toString(),
       }),
     );

@@ -10,7 +10,7 @@ import { emailKey, DEFAULT_PREFS } from '../src/features/users/users.service.js'
 import { CLOCK_SKEW_SECONDS, ManualClock, unixSeconds, type Clock } from '../src/lib/clock.js';
 import { randomHex } from '../src/lib/crypto.js';
 import { hashPassword } from '../src/lib/password.js';
-import { approve } from '../src/oauth/authorize.service.js';
+import { createCode } from '../src/oauth/authorize.service.js';
 import { registerClient } from '../src/oauth/clients.service.js';
 import { parseScope } from '../src/oauth/scopes.js';
 import { newOrganizer } from '../src/features/organizers/organizer-records.test-kit.js';
@@ -123,11 +123,21 @@ export async function createApp(ctx: TestContext, redirectUri = 'https://app.exa
   };
 }
 
-/** An authorization code as the consent page would issue it. */
-export async function issueCode(ctx: TestContext, account: Account, app: TestApp, scope = 'basic tasks write'): Promise<string> {
+/**
+ * An authorization code as the consent page would issue it; `redirectUri` is the redirect_uri the
+ * authorization request carried (none by default).
+ */
+export async function issueCode(
+  ctx: TestContext,
+  account: Account,
+  app: TestApp,
+  scope = 'basic tasks write',
+  opts: { redirectUri?: string } = {},
+): Promise<string> {
   const words = parseScope(scope);
   if (!words) throw new Error(`bad scope ${scope}`);
-  const location = await approve(ctx.deps, { client: app.client, state: 's', scope, scopeWords: words, codeChallenge: null }, account.pk);
+  const req = { client: app.client, state: 's', scope, scopeWords: words, codeChallenge: null, redirectUri: opts.redirectUri ?? null };
+  const location = await ctx.deps.store.transaction((tx) => createCode(ctx.deps, tx, req, account.pk));
   const code = new URL(location).searchParams.get('code');
   if (!code) throw new Error('no code');
   return code;

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { pageHeaders } from '../web/html.js';
-import { errorPage } from '../web/pages.js';
+import { errorPage, formRefusedPage } from '../web/pages.js';
 import { MalformedBody } from './body-parsers.js';
 import { sendError } from './error-body.js';
 import { formatOf, queryFormatOf, type Format } from './reply.js';
@@ -13,6 +13,8 @@ import { formatOf, queryFormatOf, type Format } from './reply.js';
  */
 function toApiError(err: unknown, request: FastifyRequest): ApiError {
   if (err instanceof ApiError) return err;
+  // A request refused before its body was read is refused for that reason, readable body or not.
+  if (request.refusal) return request.refusal;
   const e = err as Partial<FastifyError>;
   const malformed = request.routeOptions.config?.malformedCode ?? 0;
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
@@ -35,9 +37,7 @@ function isBodyError(code: string | undefined): boolean {
 function pageError(reply: FastifyReply, err: unknown, apiError: ApiError): FastifyReply {
   const code = (err as Partial<FastifyError>).code ?? '';
   if (code.startsWith('FST_CSRF')) {
-    return pageHeaders(reply.status(403)).send(
-      errorPage('Please try again', 'This form has expired or did not come from this site. Go back to the application and start again.'),
-    );
+    return pageHeaders(reply.status(403)).send(formRefusedPage());
   }
   const status = apiError.status === 200 ? 400 : apiError.status;
   return pageHeaders(reply.status(status)).send(

@@ -14,5 +14,10 @@ declare module 'fastify' {
     auth: AuthContext | null;
     /** Parameters from query and body, built on first use (src/http/params.ts). */
     params_: import('./params.js').Params | null;
+    /**
+     * An answer decided before the body was read, given once it has been (so that it honours `f`
+     * from the body) or instead of a body error (src/http/error-handler.ts).
+     */
+    refusal: import('../errors.js').ApiError | null;
   }
 }

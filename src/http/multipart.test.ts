@@ -22,6 +22,12 @@ describe('multipart/form-data bodies', () => {
     assert.match(res.body, /<account>/);
   });
 
+  it('a field sent twice is read as its last value, as in url-encoded forms', async () => {
+    const res = await post(`${part('access_token', token)}${part('f', 'json')}${part('f', 'xml')}${CLOSING}`);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(res.body, /<account>/);
+  });
+
   it('answers 413 when the body is over MAX_BODY_BYTES, whether or not it says its length', async () => {
     const big = `${part('access_token', token)}${part('pad', 'x'.repeat(4 * 1024 * 1024))}${CLOSING}`;
     const res = await post(big);

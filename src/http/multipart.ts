@@ -30,7 +30,13 @@ export function multipartParser(limitBytes: number, onMalformed: (why: string) =
     } catch {
       return done(onMalformed('the multipart body has no boundary'));
     }
-    const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+    const fields: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+    // A name sent twice keeps both values, as url-encoded forms and query strings do: readers take
+    // the last, and the OAuth endpoints can see the repeat (src/http/params.ts).
+    const keep = (name: string, value: string): void => {
+      const had = fields[name];
+      fields[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
+    };
     let received = 0;
     let settled = false;
     const finish = (err: Error | null): void => {
@@ -52,7 +58,7 @@ export function multipartParser(limitBytes: number, onMalformed: (why: string) =
     });
     busboy.on('field', (name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
       if (valueTruncated) return finish(new BodyTooLarge('field too large'));
-      fields[name] = value;
+      keep(name, value);
     });
     busboy.on('file', (name: string, stream: NodeJS.ReadableStream) => {
       const chunks: Buffer[] = [];
@@ -62,7 +68,7 @@ export function multipartParser(limitBytes: number, onMalformed: (why: string) =
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => finish(new BodyTooLarge('part too large')));
       stream.on('end', () => {
-        fields[name] = Buffer.concat(chunks).toString('utf8');
+        keep(name, Buffer.concat(chunks).toString('utf8'));
       });
     });
     for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {

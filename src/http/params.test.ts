@@ -55,6 +55,25 @@ describe('Params.from', () => {
     assert.equal(Params.from({}, { tasks }).get('tasks'), JSON.stringify(tasks));
   });
 
+  test('repeatedAmong names the first of the names sent more than once, in one source or across them', () => {
+    const cases: Array<[string, unknown[], string | undefined]> = [
+      ['once in the query', [{ code: 'x' }], undefined],
+      ['once in the body', [{}, { code: 'x' }], undefined],
+      ['twice in the query', [{ code: ['x', 'x'] }], 'code'],
+      ['twice in the body', [{}, { code: ['x', 'y'] }], 'code'],
+      ['in the query and in the body', [{ code: 'x' }, { code: 'x' }], 'code'],
+      ['an empty value counts: it was sent', [{ code: ['', 'x'] }], 'code'],
+      ['a single repeated value is sent once', [{ code: ['x'] }], undefined],
+      ['null is not a value', [{ code: 'x' }, { code: null }], undefined],
+      ['a name not asked about may repeat', [{ other: ['1', '2'], code: 'x' }], undefined],
+      ['the first asked-about name that repeats', [{ state: ['a', 'b'], code: ['x', 'y'] }], 'code'],
+      ['a JSON array of records is one value', [{}, { code: [{ a: 1 }, { b: 2 }] }], undefined],
+    ];
+    for (const [name, sources, expected] of cases) {
+      assert.equal(Params.from(...sources).repeatedAmong(['code', 'state']), expected, name);
+    }
+  });
+
   test('null or undefined in a later source does not erase an earlier value', () => {
     const p = Params.from({ a: 'q', b: 'q' }, { a: null, b: undefined });
     assert.equal(p.get('a'), 'q');

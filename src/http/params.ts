@@ -28,6 +28,23 @@ export class Params {
     return undefined;
   }
 
+  /**
+   * The first of `names` sent more than once: repeated in the query or in the body, or present in
+   * both (an empty value counts: it was sent). The API at large takes the last value, as the PHP
+   * service did; the OAuth endpoints refuse repeats of the parameters they read (RFC 6749 3.1, 3.2).
+   */
+  repeatedAmong(names: readonly string[]): string | undefined {
+    return names.find((name) => {
+      let sent = 0;
+      for (const source of this.sources) {
+        if (!Object.hasOwn(source, name)) continue;
+        const raw = source[name];
+        sent += (isRepeated(raw) ? raw : [raw]).filter((v) => v !== undefined && v !== null).length;
+      }
+      return sent > 1;
+    });
+  }
+
   has(name: string): boolean {
     return this.get(name) !== undefined;
   }

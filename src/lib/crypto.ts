@@ -31,3 +31,36 @@ export function safeEqual(a: string, b: string): boolean {
   }
   return crypto.timingSafeEqual(ab, bb);
 }
+
+/** AES-256-GCM key for `purpose`, derived from a high-entropy secret with HKDF-SHA256. */
+function keyFor(secret: string, purpose: string): Buffer {
+  return Buffer.from(crypto.hkdfSync('sha256', secret, 'tickler sealed v1', purpose, 32));
+}
+
+/**
+ * Encrypts `text` so that only a holder of `secret` can read it again: AES-256-GCM under a key
+ * derived from the secret (HKDF-SHA256, `purpose` keeping uses apart). The database keeps only
+ * SHA-256 of such secrets, and HKDF is another function of them: the stored hash opens nothing.
+ * For secrets of at least 128 random bits (tokens); a guessable secret gives a guessable key.
+ */
+export function sealFor(secret: string, purpose: string, text: string): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv('aes-256-gcm', keyFor(secret, purpose), iv);
+  const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  return `${iv.toString('base64url')}.${body.toString('base64url')}`;
+}
+
+/** The text sealFor sealed, or undefined when `secret` or `purpose` is not the one it was sealed for, or it was altered. */
+export function openWith(secret: string, purpose: string, sealed: string): string | undefined {
+  const [iv, body, extra] = sealed.split('.');
+  if (iv === undefined || body === undefined || extra !== undefined) return undefined;
+  const bytes = Buffer.from(body, 'base64url');
+  if (bytes.length < 16) return undefined;
+  try {
+    const decipher = crypto.createDecipheriv('aes-256-gcm', keyFor(secret, purpose), Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+    return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}

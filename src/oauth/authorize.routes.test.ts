@@ -3,29 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Browser, hiddenInputs } from '../../test/browser.js';
 import { createAccount, createApp, PASSWORD, testContext, tokenRequest, type TestApp, type TestContext } from '../../test/harness.js';
 import type { Account } from '../storage/store.js';
-
-const PATH = '/3/account/authorize.php';
-
-function authorizeUrl(app: TestApp, extra: Record<string, string | undefined> = {}): string {
-  const params: Record<string, string | undefined> = { response_type: 'code', client_id: app.clientId, state: 'st4te', scope: 'basic tasks', ...extra };
-  const q = new URLSearchParams(Object.entries(params).filter((kv): kv is [string, string] => kv[1] !== undefined));
-  return `${PATH}?${q.toString()}`;
-}
-
-/** Walks sign-in; returns the browser, now holding a session. */
-async function signedIn(ctx: TestContext, app: TestApp, account: Account, browser = new Browser(ctx.app)): Promise<Browser> {
-  const page = await browser.get(authorizeUrl(app));
-  const res = await browser.post(PATH, { ...hiddenInputs(page.body), email: account.email, password: PASSWORD });
-  assert.equal(res.statusCode, 303, res.body);
-  return browser;
-}
-
-/** From a signed-in browser, submits the consent form with the given button. */
-async function decide(browser: Browser, app: TestApp, action: 'allow' | 'deny', extra: Record<string, string> = {}) {
-  const consent = await browser.get(authorizeUrl(app, extra));
-  assert.match(consent.body, /Allow/);
-  return browser.post(PATH, { ...hiddenInputs(consent.body), action });
-}
+import { authorizeUrl, decide, PATH, signedIn } from './authorize.test-kit.js';
 
 describe('authorize page', () => {
   let ctx: TestContext;
@@ -78,6 +56,51 @@ describe('authorize page', () => {
         assert.equal(loc.searchParams.get('code'), null);
       });
     }
+  });
+
+  describe('a parameter sent twice is refused (RFC 6749 3.1), by the same page-or-redirect rules', () => {
+    const base = () => authorizeUrl(app);
+    const enc = encodeURIComponent;
+    it('two client_ids, or two redirect addresses (even equal ones): an error page, never a redirect', async () => {
+      for (const url of [`${base()}&client_id=${app.clientId}`, `${base()}&redirect_uri=${enc(app.client.redirectUri)}&redirect_uri=${enc(app.client.redirectUri)}`]) {
+        const res = await new Browser(ctx.app).get(url);
+        assert.equal(res.statusCode, 400, url);
+        assert.equal(res.headers['location'], undefined);
+        assert.match(res.body, /more than one/);
+      }
+    });
+
+    const cases: Array<[string, string, string | null]> = [
+      ['two scopes', '&scope=write', 'st4te'],
+      ['two response_types', '&response_type=code', 'st4te'],
+      ['two code_challenges', '&code_challenge=x&code_challenge=y&code_challenge_method=S256', 'st4te'],
+      ['two states: neither is echoed', '&state=other', null],
+    ];
+    for (const [name, extra, state] of cases) {
+      it(`${name} → error=invalid_request${state ? ' with the state' : ''}`, async () => {
+        const res = await new Browser(ctx.app).get(`${base()}${extra}`);
+        assert.equal(res.statusCode, 302);
+        const loc = new URL(res.headers['location'] as string);
+        assert.equal(`${loc.origin}${loc.pathname}`, 'https://app.example.org/callback');
+        assert.equal(loc.searchParams.get('error'), 'invalid_request');
+        assert.match(loc.searchParams.get('error_description') ?? '', /was sent more than once/);
+        assert.equal(loc.searchParams.get('state'), state);
+      });
+    }
+
+    it('a field of the sign-in form sent twice gets an error page and signs no one in', async () => {
+      const b = new Browser(ctx.app);
+      const fields = Object.entries(hiddenInputs((await b.get(base())).body));
+      const res = await b.post(PATH, [...fields, ['email', 'someone@example.org'], ['email', account.email], ['password', PASSWORD]]);
+      assert.equal(res.statusCode, 400);
+      assert.ok(!b.cookies.has('tickler_session'));
+    });
+
+    it('a parameter this server does not read may repeat: it is ignored', async () => {
+      const res = await new Browser(ctx.app).get(`${base()}&utm=1&utm=2`);
+      assert.equal(res.statusCode, 200);
+      assert.match(res.body, /Sign in to continue/);
+    });
   });
 
   it('the sign-in page is a real form with a CSRF token, served with protective headers', async () => {
@@ -181,6 +204,17 @@ describe('authorize page', () => {
     assert.match(code, /^[0-9a-f]{40}$/);
     const token = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code });
     assert.equal((token.json() as { scope: string }).scope, 'basic tasks');
+  });
+
+  it('a code from a request that named its redirect_uri is exchanged only with that redirect_uri (RFC 6749 4.1.3)', async () => {
+    // Another account: each sign-in spends one of the account's ten attempts in this window.
+    const b = await signedIn(ctx, app, await createAccount(ctx));
+    const res = await decide(b, app, 'allow', { redirect_uri: app.client.redirectUri });
+    const code = new URL(res.headers['location'] as string).searchParams.get('code') as string;
+    assert.equal((await tokenRequest(ctx, app, { grant_type: 'authorization_code', code })).json<{ errorCode: number }>().errorCode, 102);
+    const ok = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: app.client.redirectUri });
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.ok(ok.json<{ access_token?: string }>().access_token);
   });
 
   it('Deny redirects with error=access_denied and the state', async () => {
@@ -396,7 +430,7 @@ describe('authorize page behind https', () => {
     try {
       const app = await createApp(ctx);
       const account = await createAccount(ctx);
-      const b = new Browser(ctx.app);
+      const b = new Browser(ctx.app, '127.0.0.1', 'https://todo.example.org');
       const page = await b.get(authorizeUrl(app));
       const csrf = page.cookies.find((c) => c.name === '__Host-tickler_csrf') as { secure?: boolean } | undefined;
       assert.ok(csrf?.secure);

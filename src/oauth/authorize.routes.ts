@@ -4,12 +4,16 @@ import { signIn } from '../features/users/signin.service.js';
 import { randomUrlToken } from '../lib/crypto.js';
 import { paramsOf, type Params } from '../http/params.js';
 import { pageHeaders } from '../web/html.js';
-import { consentPage, errorPage, signInPage, type FormContext } from '../web/pages.js';
+import { isCrossSitePost } from '../web/cross-site.js';
+import { consentPage, errorPage, formRefusedPage, signInPage } from '../web/pages.js';
 import { endSession, sessionAccount, startSession } from '../web/sessions.service.js';
-import { approve, checkAuthorizeRequest, deny, type AuthorizeParams, type ValidAuthorizeRequest } from './authorize.service.js';
+import { AUTHORIZE_PARAMS, checkAuthorizeRequest, type AuthorizeParams, type ValidAuthorizeRequest } from './authorize.service.js';
+import { answerConsent, findConsent, openConsent, shownTo } from './consent.service.js';
 
 const PATH = '/3/account/authorize.php';
 const DEVICE_COOKIE_DAYS = 400;
+/** The fields of this server's own forms besides the authorization request; none is ever sent twice. */
+const FORM_FIELDS = ['_csrf', 'action', 'email', 'password', 'request'] as const;
 
 interface CookieNames {
   readonly session: string;
@@ -34,6 +38,7 @@ export function cookieOptions(https: boolean, maxAgeSeconds?: number) {
 
 function authorizeParams(p: Params): AuthorizeParams {
   return {
+    repeated: p.repeatedAmong(AUTHORIZE_PARAMS),
     responseType: p.get('response_type'),
     clientId: p.text('client_id'),
     state: p.get('state'),
@@ -44,16 +49,16 @@ function authorizeParams(p: Params): AuthorizeParams {
   };
 }
 
-/** The request's own parameters, carried through the forms (hidden fields) and the redirect after sign-in. */
-function carried(a: AuthorizeParams): Array<readonly [string, string | undefined]> {
+/** A checked request as its parameters: carried by the sign-in form to the consent page that follows. */
+function carried(req: ValidAuthorizeRequest): Array<readonly [string, string | undefined]> {
   return [
-    ['response_type', a.responseType],
-    ['client_id', a.clientId],
-    ['state', a.state],
-    ['scope', a.scope],
-    ['redirect_uri', a.redirectUri],
-    ['code_challenge', a.codeChallenge],
-    ['code_challenge_method', a.codeChallengeMethod],
+    ['response_type', 'code'],
+    ['client_id', req.client.clientId],
+    ['state', req.state],
+    ['scope', req.scope],
+    ['redirect_uri', req.redirectUri ?? undefined],
+    ['code_challenge', req.codeChallenge ?? undefined],
+    ['code_challenge_method', req.codeChallenge === null ? undefined : 'S256'],
   ];
 }
 
@@ -62,35 +67,41 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
   const names = cookieNames(https);
   const basePath = new URL(deps.config.publicUrl).pathname.replace(/\/+$/, '');
   const action = `${basePath}${PATH}`;
+  const publicOrigin = new URL(deps.config.publicUrl).origin;
 
   const page = (reply: FastifyReply, status: number, html: string): FastifyReply => pageHeaders(reply.status(status)).send(html);
+  const notUnderstood = (reply: FastifyReply): FastifyReply =>
+    page(reply, 400, errorPage('Bad request', 'The form was not understood. Go back and try again.'));
+  const expired = (reply: FastifyReply): FastifyReply =>
+    page(reply, 400, errorPage('This page has expired', 'It was answered already, or left open too long. Go back to the application and start again.'));
 
-  const form = (reply: FastifyReply, a: AuthorizeParams): FormContext => ({ action, csrf: reply.generateCsrf(), request: carried(a) });
-
-  async function showConsentOrSignIn(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    a: AuthorizeParams,
-    req: ValidAuthorizeRequest,
-    notice?: string,
-  ): Promise<FastifyReply> {
-    const userPk = await sessionAccount(deps, request.cookies[names.session]);
+  /**
+   * The consent page for the account signed in now, or the sign-in form. Each consent page is a
+   * new pending request, kept on the server and bound to this session: its form answers only it.
+   */
+  async function showConsentOrSignIn(request: FastifyRequest, reply: FastifyReply, req: ValidAuthorizeRequest, notice?: string): Promise<FastifyReply> {
+    const sessionId = request.cookies[names.session];
+    const userPk = await sessionAccount(deps, sessionId);
     const account = userPk === null ? null : await deps.store.read.accounts.get(userPk);
-    if (!account) return page(reply, 200, signInPage({ ...form(reply, a), appName: req.client.name, ...(notice && { error: notice }) }));
-    return page(
-      reply,
-      200,
-      consentPage({ ...form(reply, a), appName: req.client.name, email: account.email, userid: account.userid, scopeWords: req.scopeWords }),
-    );
+    if (!account || sessionId === undefined) {
+      const form = { action, csrf: reply.generateCsrf(), request: carried(req), appName: req.client.name };
+      return page(reply, 200, signInPage({ ...form, ...(notice && { error: notice }) }));
+    }
+    const requestId = await openConsent(deps, req, sessionId, account.pk);
+    const shown = { appName: req.client.name, email: account.email, scopeWords: req.scopeWords, redirectUri: req.client.redirectUri };
+    return page(reply, 200, consentPage({ action, csrf: reply.generateCsrf(), requestId, ...shown }));
   }
 
-  /** Runs the checks shared by GET and POST; answers the request itself unless it is valid. */
+  /** Answers 503 in maintenance; true when it did. */
+  function inMaintenance(reply: FastifyReply): boolean {
+    if (!deps.config.maintenance) return false;
+    reply.header('retry-after', '300');
+    page(reply, 503, errorPage('Down for maintenance', 'This server is being maintained. Please try again in a few minutes.'));
+    return true;
+  }
+
+  /** Runs the checks of an authorization request; answers the request itself unless it is valid. */
   async function validRequest(reply: FastifyReply, a: AuthorizeParams): Promise<ValidAuthorizeRequest | undefined> {
-    if (deps.config.maintenance) {
-      reply.header('retry-after', '300');
-      page(reply, 503, errorPage('Down for maintenance', 'This server is being maintained. Please try again in a few minutes.'));
-      return undefined;
-    }
     const check = await checkAuthorizeRequest(deps, a);
     if (check.kind === 'page') {
       page(reply, 400, errorPage('This link cannot be used', check.message));
@@ -103,14 +114,66 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
     return check.request;
   }
 
+  async function submitSignIn(request: FastifyRequest, reply: FastifyReply, p: Params): Promise<FastifyReply> {
+    const req = await validRequest(reply, authorizeParams(p));
+    if (!req) return reply;
+    const email = p.get('email') ?? '';
+    const result = await signIn(deps, { email, password: p.get('password') ?? '', deviceToken: request.cookies[names.device], address: request.ip });
+    const form = { action, csrf: reply.generateCsrf(), request: carried(req), appName: req.client.name, email };
+    if (result.kind === 'throttled') {
+      reply.header('retry-after', String(result.retryAfterSeconds));
+      const minutes = Math.ceil(result.retryAfterSeconds / 60);
+      return page(reply, 429, signInPage({ ...form, error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }));
+    }
+    if (result.kind === 'wrong') return page(reply, 200, signInPage({ ...form, error: 'That e-mail address and password do not match an account.' }));
+    // A fresh session id on every sign-in (no session fixation); the old one ends.
+    await endSession(deps, request.cookies[names.session]);
+    // Keep the browser's device cookie only if this server issued it for this account; a
+    // cookie planted by someone else is never adopted.
+    const presented = request.cookies[names.device];
+    const device = result.knownDevice && presented ? presented : randomUrlToken();
+    const session = await startSession(deps, result.userPk, device);
+    reply.setCookie(names.session, session.sessionId, cookieOptions(https, deps.config.sessionTtlSeconds));
+    reply.setCookie(names.device, device, cookieOptions(https, DEVICE_COOKIE_DAYS * 86400));
+    // Post/redirect/get back to this page, which now shows the consent form.
+    const query = new URLSearchParams(carried(req).filter((kv): kv is [string, string] => kv[1] !== undefined));
+    return reply.redirect(`${action}?${query.toString()}`, 303);
+  }
+
+  /** Allow, Deny or "sign in as someone else", from a consent page: each names its pending request. */
+  async function submitConsent(request: FastifyRequest, reply: FastifyReply, p: Params, choice: 'allow' | 'deny' | 'signout'): Promise<FastifyReply> {
+    // The request is read from the server, never from the form: a consent post that carries any
+    // part of one was not made by this server's page.
+    if (AUTHORIZE_PARAMS.some((name) => p.has(name))) return notUnderstood(reply);
+    const requestId = p.text('request');
+    const consent = await findConsent(deps, requestId);
+    if (!consent || requestId === undefined) return expired(reply);
+    const sessionId = request.cookies[names.session];
+    if (choice === 'signout') {
+      await endSession(deps, sessionId);
+      reply.clearCookie(names.session, cookieOptions(https));
+      return showConsentOrSignIn(request, reply, consent.request);
+    }
+    if (sessionId === undefined || (await sessionAccount(deps, sessionId)) === null) {
+      return showConsentOrSignIn(request, reply, consent.request, 'Your session has ended. Please sign in again.');
+    }
+    // Only the session the page was shown to may answer it: another tab may have signed in as
+    // someone else since. Then the page is shown again, for the account signed in now.
+    if (!shownTo(consent, sessionId)) return showConsentOrSignIn(request, reply, consent.request);
+    const location = await answerConsent(deps, requestId, sessionId, choice === 'allow');
+    // Answered in the meantime (a second click, another tab): one consent, one code.
+    if (location === null) return expired(reply);
+    return reply.header('cache-control', 'no-store').redirect(location, 303);
+  }
+
   app.route({
     method: 'GET',
     url: PATH,
     config: { kind: 'page' },
     handler: async function showAuthorize(request, reply) {
-      const a = authorizeParams(paramsOf(request));
-      const req = await validRequest(reply, a);
-      return req ? showConsentOrSignIn(request, reply, a, req) : reply;
+      if (inMaintenance(reply)) return reply;
+      const req = await validRequest(reply, authorizeParams(paramsOf(request)));
+      return req ? showConsentOrSignIn(request, reply, req) : reply;
     },
   });
 
@@ -118,64 +181,22 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'POST',
     url: PATH,
     config: { kind: 'page' },
-    preHandler: app.csrfProtection,
+    // Where the post comes from is checked before its token: another site's post never gets further.
+    preHandler: [
+      async function refuseCrossSite(request, reply) {
+        if (isCrossSitePost(request, publicOrigin)) return page(reply, 403, formRefusedPage());
+        return undefined;
+      },
+      app.csrfProtection,
+    ],
     handler: async function submitAuthorize(request, reply) {
+      if (inMaintenance(reply)) return reply;
       const p = paramsOf(request);
-      const a = authorizeParams(p);
-      const req = await validRequest(reply, a);
-      if (!req) return reply;
-      const sessionId = request.cookies[names.session];
-      switch (p.text('action')) {
-        case 'signin': {
-          const email = p.get('email') ?? '';
-          const result = await signIn(deps, {
-            email,
-            password: p.get('password') ?? '',
-            deviceToken: request.cookies[names.device],
-            address: request.ip,
-          });
-          if (result.kind === 'throttled') {
-            reply.header('retry-after', String(result.retryAfterSeconds));
-            const minutes = Math.ceil(result.retryAfterSeconds / 60);
-            const error = `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-            return page(reply, 429, signInPage({ ...form(reply, a), appName: req.client.name, email, error }));
-          }
-          if (result.kind === 'wrong') {
-            const error = 'That e-mail address and password do not match an account.';
-            return page(reply, 200, signInPage({ ...form(reply, a), appName: req.client.name, email, error }));
-          }
-          // A fresh session id on every sign-in (no session fixation); the old one ends.
-          await endSession(deps, sessionId);
-          // Keep the browser's device cookie only if this server issued it for this account; a
-          // cookie planted by someone else is never adopted.
-          const presented = request.cookies[names.device];
-          const device = result.knownDevice && presented ? presented : randomUrlToken();
-          const session = await startSession(deps, result.userPk, device);
-          reply.setCookie(names.session, session.sessionId, cookieOptions(https, deps.config.sessionTtlSeconds));
-          reply.setCookie(names.device, device, cookieOptions(https, DEVICE_COOKIE_DAYS * 86400));
-          // Post/redirect/get back to this page, which now shows the consent form.
-          const query = new URLSearchParams(carried(a).filter((kv): kv is [string, string] => kv[1] !== undefined));
-          return reply.redirect(`${action}?${query.toString()}`, 303);
-        }
-        case 'allow':
-        case 'deny': {
-          const userPk = await sessionAccount(deps, sessionId);
-          if (userPk === null) return showConsentOrSignIn(request, reply, a, req, 'Your session has ended. Please sign in again.');
-          // The answer must be for the account the page showed: another tab may have signed in
-          // as someone else since. Then show the page again, for the account signed in now.
-          const shown = p.text('account');
-          if (shown !== (await deps.store.read.accounts.get(userPk))?.userid) return showConsentOrSignIn(request, reply, a, req);
-          const location = p.text('action') === 'allow' ? await approve(deps, req, userPk) : deny(req);
-          return reply.header('cache-control', 'no-store').redirect(location, 303);
-        }
-        case 'signout': {
-          await endSession(deps, sessionId);
-          reply.clearCookie(names.session, cookieOptions(https));
-          return showConsentOrSignIn(request, reply, a, req);
-        }
-        default:
-          return page(reply, 400, errorPage('Bad request', 'The form was not understood. Go back and try again.'));
-      }
+      if (p.repeatedAmong(FORM_FIELDS)) return notUnderstood(reply);
+      const choice = p.text('action');
+      if (choice === 'signin') return submitSignIn(request, reply, p);
+      if (choice === 'allow' || choice === 'deny' || choice === 'signout') return submitConsent(request, reply, p, choice);
+      return notUnderstood(reply);
     },
   });
 }

@@ -1,11 +1,19 @@
 import { unixSeconds } from '../lib/clock.js';
 import { randomHex, sha256Hex } from '../lib/crypto.js';
 import type { Deps } from '../deps.js';
-import type { Client } from '../storage/store.js';
+import type { Client, Repos } from '../storage/store.js';
 import { parseScope } from './scopes.js';
+
+/**
+ * The parameters an authorization request may carry, those whose repeat means a page (never a
+ * redirect) first. RFC 6749 3.1: none may be sent twice; unknown ones are ignored.
+ */
+export const AUTHORIZE_PARAMS = ['client_id', 'redirect_uri', 'state', 'response_type', 'scope', 'code_challenge', 'code_challenge_method'] as const;
 
 /** The query of an authorization request (spec 5, step 2). */
 export interface AuthorizeParams {
+  /** The first of AUTHORIZE_PARAMS sent more than once, if any. */
+  readonly repeated: string | undefined;
   readonly responseType: string | undefined;
   readonly clientId: string | undefined;
   readonly state: string | undefined;
@@ -23,6 +31,8 @@ export interface ValidAuthorizeRequest {
   readonly scopeWords: readonly string[];
   /** RFC 7636 S256 challenge, when the app uses PKCE. */
   readonly codeChallenge: string | null;
+  /** The redirect_uri the request carried (always the registered one), or null when it had none. */
+  readonly redirectUri: string | null;
 }
 
 /** RFC 7636 4.1/4.2: 43 to 128 unreserved characters (a base64url SHA-256 is 43). */
@@ -44,9 +54,13 @@ export const MAX_STATE_LENGTH = 1000;
  * registered address with an `error` code and the state.
  */
 export async function checkAuthorizeRequest(deps: Deps, p: AuthorizeParams): Promise<AuthorizeCheck> {
+  // With two client ids or two redirect addresses, which app and where to is exactly what cannot
+  // be trusted: a page, as for a wrong one.
+  if (p.repeated === 'client_id') return { kind: 'page', message: 'The link that brought you here names more than one client_id.' };
   if (!p.clientId) return { kind: 'page', message: 'The link that brought you here has no client_id.' };
   const client = await deps.store.read.clients.byClientId(p.clientId);
   if (!client) return { kind: 'page', message: 'The application that sent you here is not registered on this server.' };
+  if (p.repeated === 'redirect_uri') return { kind: 'page', message: 'The link that brought you here names more than one redirect address.' };
   if (p.redirectUri !== undefined && p.redirectUri !== client.redirectUri) {
     return { kind: 'page', message: 'The redirect address in the link is not the one registered for this application.' };
   }
@@ -58,12 +72,14 @@ export async function checkAuthorizeRequest(deps: Deps, p: AuthorizeParams): Pro
       ['state', state],
     ]),
   });
-  // A state that is missing or unusable cannot be echoed; the error still goes back to the app.
+  // A state that is missing, repeated or unusable cannot be echoed; the error still goes back to the app.
+  if (p.repeated === 'state') return back('invalid_request', 'state was sent more than once');
   if (p.state === undefined || p.state === '') return back('invalid_request', 'state is required');
   // eslint-disable-next-line no-control-regex
   if (p.state.length > MAX_STATE_LENGTH || /[\x00-\x1f\x7f]/.test(p.state)) {
     return back('invalid_request', `state must be 1 to ${MAX_STATE_LENGTH} printable characters`);
   }
+  if (p.repeated !== undefined) return back('invalid_request', `${p.repeated} was sent more than once`, p.state);
   if (p.responseType === undefined || p.responseType === '') return back('invalid_request', 'response_type is required', p.state);
   if (p.responseType !== 'code') return back('unsupported_response_type', 'response_type must be code', p.state);
   const scopeWords = parseScope(p.scope);
@@ -77,7 +93,8 @@ export async function checkAuthorizeRequest(deps: Deps, p: AuthorizeParams): Pro
     }
   }
   // Kept exactly as requested: the token endpoint echoes it, and some clients compare byte for byte.
-  return { kind: 'ok', request: { client, state: p.state, scope: p.scope as string, scopeWords, codeChallenge: p.codeChallenge ?? null } };
+  const request = { client, state: p.state, scope: p.scope as string, scopeWords, codeChallenge: p.codeChallenge ?? null, redirectUri: p.redirectUri ?? null };
+  return { kind: 'ok', request };
 }
 
 /** Appends query parameters to a registered address, keeping whatever query it already has. */
@@ -95,21 +112,23 @@ function wellFormed(s: string): string {
   return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
-/** The user allowed the request: a single-use code bound to the app and the user. */
-export async function approve(deps: Deps, req: ValidAuthorizeRequest, userPk: number): Promise<string> {
+/**
+ * The user allowed the request: a single-use code bound to the app, the user, the PKCE challenge
+ * and the redirect_uri the request carried (which the exchange must then repeat, RFC 6749 4.1.3).
+ * Written in the caller's transaction; returns where the browser goes next.
+ */
+export async function createCode(deps: Deps, tx: Repos, req: ValidAuthorizeRequest, userPk: number): Promise<string> {
   // 40 lowercase hex characters like the hosted service's codes ("alphanumeric", spec 5.3).
   const code = randomHex(20);
-  const now = unixSeconds(deps.clock);
-  await deps.store.transaction((tx) =>
-    tx.oauth.createCode({
-      codeHash: sha256Hex(code),
-      clientPk: req.client.pk,
-      userPk,
-      scope: req.scope,
-      expiresAt: now + deps.config.authCodeTtlSeconds,
-      codeChallenge: req.codeChallenge,
-    }),
-  );
+  await tx.oauth.createCode({
+    codeHash: sha256Hex(code),
+    clientPk: req.client.pk,
+    userPk,
+    scope: req.scope,
+    expiresAt: unixSeconds(deps.clock) + deps.config.authCodeTtlSeconds,
+    codeChallenge: req.codeChallenge,
+    redirectUri: req.redirectUri,
+  });
   return withQuery(req.client.redirectUri, [
     ['code', code],
     ['state', req.state],

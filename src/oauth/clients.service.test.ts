@@ -65,6 +65,13 @@ describe('checkRedirectUri', () => {
     ['a password only', 'https://:p@app.example.org/cb', /credentials/],
     ['credentials hiding a public host behind loopback', 'http://localhost@evil.com/cb', /credentials/],
     ['an unparseable https address', 'https://exa[mple.org/cb', /valid/],
+    ['a wildcard host', 'https://*.example.com/cb', /wildcard/],
+    ['a wildcard inside a host label', 'https://app-*.example.com/cb', /wildcard/],
+    ['a percent-encoded wildcard host', 'https://%2A.example.com/cb', /wildcard/],
+    ['a wildcard path', 'https://app.example.com/*', /wildcard/],
+    ['a wildcard port', 'https://app.example.com:*/cb', /wildcard/],
+    ['a wildcard on loopback', 'http://localhost:*/cb', /wildcard/],
+    ['a wildcard in a custom scheme', 'com.example.*:/cb', /wildcard/],
   ];
   for (const [name, uri, reason] of refused) {
     test(`refuses ${name}`, () => {

@@ -21,6 +21,10 @@ export function checkRedirectUri(uri: string): string | undefined {
   // is read as a slash by some URL parsers and not by others (a host confusion).
   if (!/^[\x21-\x7e]+$/.test(uri)) return 'must be printable ASCII: no spaces, control characters or other characters (percent-encode them)';
   if (uri.includes('\\')) return 'must not contain a backslash';
+  // Addresses are compared exactly (RFC 9700 2.1; 4.1 shows what pattern matching lets through),
+  // so a star would match only itself: whoever registers one expects a pattern this server never
+  // applies, and a host name cannot hold one anyway.
+  if (uri.includes('*')) return 'must not contain a wildcard (*): redirect addresses are compared exactly, character for character';
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri)?.[1]?.toLowerCase();
   if (!scheme) return 'must be an absolute address with a scheme (https://…, or myapp:/… for a native app)';
   if (FORBIDDEN_SCHEMES.has(scheme)) return `must not use the ${scheme}: scheme`;
@@ -35,6 +39,8 @@ export function checkRedirectUri(uri: string): string | undefined {
       return 'is not a valid URL';
     }
     if (url.username || url.password) return 'must not contain credentials';
+    // A percent-encoded star becomes one in the host name.
+    if (url.hostname.includes('*')) return 'must not contain a wildcard (*) in the host name';
     if (scheme === 'http' && !LOOPBACK_HOSTS.test(url.host.replace(/:\d+$/, ''))) {
       return 'must use https (plain http is allowed only for localhost, 127.0.0.1 or [::1])';
     }

@@ -13,12 +13,12 @@ import {
   type TestContext,
   type TokenPair,
 } from '../../test/harness.js';
-import { multipartBody } from '../../test/multipart-body.js';
+import { CLOSING, CONTENT_TYPE, multipartBody, part } from '../../test/multipart-body.js';
 import { withContext } from '../../test/with-context.js';
 import { sha256Hex } from '../lib/crypto.js';
 import type { Account } from '../storage/store.js';
 
-const errorCode = (res: { json(): unknown }): number => (res.json() as { errorCode: number }).errorCode;
+const errorCode = (res: { json(): unknown }): number | undefined => (res.json() as { errorCode?: number }).errorCode;
 
 describe('token endpoint', () => {
   let ctx: TestContext;
@@ -152,6 +152,21 @@ describe('token endpoint', () => {
       assert.equal(ok.statusCode, 200, ok.body);
     });
 
+    it('a redirect_uri sent to authorize must come again, identical (RFC 6749 4.1.3); failing does not spend the code', async () => {
+      const registered = app.client.redirectUri;
+      const code = await issueCode(ctx, account, app, 'basic', { redirectUri: registered });
+      const missing = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code });
+      assert.equal(errorCode(missing), 102);
+      assert.match((missing.json() as { errorDesc: string }).errorDesc, /redirect_uri is required/);
+      for (const other of [`${registered}/`, ` ${registered}`, registered.toUpperCase(), 'https://evil.example/cb']) {
+        const res = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: other });
+        assert.equal(errorCode(res), 102, other);
+      }
+      const ok = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: registered });
+      assert.equal(ok.statusCode, 200, ok.body);
+      assert.ok((ok.json() as TokenPair).access_token, 'the failed exchanges left the code unspent');
+    });
+
     it('missing or unknown grant_type, missing code: 102', async () => {
       const forms: Array<Record<string, string>> = [
         { code: 'x' },
@@ -167,6 +182,46 @@ describe('token endpoint', () => {
     it('answers errors in XML when asked', async () => {
       const res = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code: 'nope', f: 'xml' });
       assert.equal(res.body, '<?xml version="1.0" encoding="UTF-8"?><error id="102">Error requesting a token: invalid authorization code</error>');
+    });
+
+    it('every answer, errors included, carries Cache-Control: no-store and Pragma: no-cache (RFC 6749 5.1, 5.2)', async () => {
+      const code = await issueCode(ctx, account, app);
+      const answers = {
+        token: await tokenRequest(ctx, app, { grant_type: 'authorization_code', code }),
+        102: await tokenRequest(ctx, app, { grant_type: 'authorization_code', code: 'nope' }),
+        'malformed body': await ctx.app.inject({
+          method: 'POST',
+          url: '/3/account/token.php',
+          headers: { authorization: app.basic, 'content-type': 'application/json' },
+          payload: '{nope',
+        }),
+        101: await ctx.app.inject({ method: 'POST', url: '/3/account/token.php', remoteAddress: '203.0.113.9', payload: { grant_type: 'authorization_code', code } }),
+        405: await ctx.app.inject({ method: 'GET', url: '/3/account/token.php' }),
+      };
+      for (const [name, res] of Object.entries(answers)) {
+        assert.equal(res.headers['cache-control'], 'no-store', name);
+        assert.equal(res.headers['pragma'], 'no-cache', name);
+      }
+    });
+
+    it('a parameter sent twice is refused with 102 (RFC 6749 3.2), before anything is spent', async () => {
+      const code = await issueCode(ctx, account, app);
+      const post = (url: string, payload: string, contentType = 'application/x-www-form-urlencoded') =>
+        ctx.app.inject({ method: 'POST', url, headers: { authorization: app.basic, 'content-type': contentType }, payload });
+      const twice = await post('/3/account/token.php', `grant_type=authorization_code&code=${code}&code=${code}`);
+      assert.deepEqual(twice.json(), { errorCode: 102, errorDesc: 'Error requesting a token: code was sent more than once' });
+      const both = await post(`/3/account/token.php?code=${code}`, `grant_type=authorization_code&code=${code}`);
+      assert.equal(errorCode(both), 102, 'in the query and in the body');
+      const multipart = await post('/3/account/token.php', `${part('grant_type', 'authorization_code')}${part('code', code)}${part('code', code)}${CLOSING}`, CONTENT_TYPE);
+      assert.equal(errorCode(multipart), 102, 'twice in a multipart body');
+      const emptyToo = await post('/3/account/token.php', `grant_type=authorization_code&redirect_uri=&redirect_uri=${encodeURIComponent(app.client.redirectUri)}&code=${code}`);
+      assert.match((emptyToo.json() as { errorDesc: string }).errorDesc, /redirect_uri was sent more than once/);
+      const secret = await post('/3/account/token.php', `grant_type=authorization_code&code=${code}&client_secret=a&client_secret=b`);
+      assert.equal(errorCode(secret), 102);
+      // Parameters the endpoint does not read are ignored, repeated or not (RFC 6749 3.1).
+      const ok = await post('/3/account/token.php', `grant_type=authorization_code&code=${code}&extra=1&extra=2`);
+      assert.equal(ok.statusCode, 200, ok.body);
+      assert.ok((ok.json() as TokenPair).access_token, 'the refused requests did not spend the code');
     });
 
     it('GET is refused: codes and secrets must not travel in URLs', async () => {
@@ -208,6 +263,8 @@ describe('token endpoint', () => {
 
     it('a replayed refresh token fails with 102 and revokes the whole family', async () => {
       const next = (await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).json() as TokenPair;
+      // Past REFRESH_TOKEN_REUSE_SECONDS (30 by default): within them the same answer comes back (below).
+      ctx.clock.advance(30);
       const replay = await tokenRequest(ctx, app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
       assert.equal(errorCode(replay), 102);
       assert.match((replay.json() as { errorDesc: string }).errorDesc, /already used/);
@@ -312,6 +369,30 @@ describe('transport security (error 101)', () => {
     // A client cannot talk its way in with a header when no proxy is trusted.
     assert.equal(errorCode(await exchange(ctx, app, code, '203.0.113.9', { 'x-forwarded-proto': 'https' })), 101);
     assert.equal((await exchange(ctx, app, code, '::1')).statusCode, 200);
+  });
+
+  it('101 takes f=xml from the body as every other token error does, whatever the body holds', async () => {
+    const app = await createApp(ctx);
+    const xml101 = '<?xml version="1.0" encoding="UTF-8"?><error id="101">SSL connection is required</error>';
+    const form = await ctx.app.inject({
+      method: 'POST',
+      url: '/3/account/token.php',
+      remoteAddress: '203.0.113.9',
+      headers: { authorization: app.basic, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=authorization_code&code=x&f=xml',
+    });
+    assert.equal(form.body, xml101);
+    const { payload, contentType } = multipartBody({ grant_type: 'authorization_code', code: 'x', f: 'xml' });
+    const multipart = await ctx.app.inject({ method: 'POST', url: '/3/account/token.php', remoteAddress: '203.0.113.9', headers: { 'content-type': contentType }, payload });
+    assert.equal(multipart.body, xml101);
+    const unreadable = await ctx.app.inject({
+      method: 'POST',
+      url: '/3/account/token.php?f=xml',
+      remoteAddress: '203.0.113.9',
+      headers: { 'content-type': 'application/json' },
+      payload: '{nope',
+    });
+    assert.equal(unreadable.body, xml101, 'an unreadable body is still refused for its transport, in the format of the query');
   });
 
   it('behind a trusted proxy, X-Forwarded-Proto decides', async () => {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { guardApi } from '../http/api-guard.js';
@@ -60,8 +60,35 @@ function clientInfo(p: Params): ClientInfo {
   return { vers: field('vers'), os: field('os'), device: field('device'), udid: field('udid') };
 }
 
+/** What this endpoint reads. RFC 6749 3.2: none may be sent twice; unknown ones are ignored (3.1). */
+const TOKEN_PARAMS = [
+  'grant_type',
+  'code',
+  'redirect_uri',
+  'refresh_token',
+  'scope',
+  'code_verifier',
+  'client_id',
+  'client_secret',
+  'vers',
+  'os',
+  'device',
+  'udid',
+  'f',
+] as const;
+
 /** Client ids are short and plain; anything else is not used as a rate-limit key (unbounded memory). */
 const PLAUSIBLE_CLIENT_ID = /^[A-Za-z0-9._~-]{1,100}$/;
+
+/**
+ * RFC 6749 5.1 and 5.2: token answers carry credentials, and errors are answers too. Set as the
+ * answer leaves (onSend), so that no path can miss it: 101 and body errors come before the
+ * handler, 405 from another route.
+ */
+async function noStore(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  return payload;
+}
 
 export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
   const limits = deps.config.rateLimits;
@@ -70,13 +97,24 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
     method: 'POST',
     url: '/3/account/token.php',
     config: { kind: 'token', malformedCode: 102 },
-    // Before the body is read: a plain-HTTP request from afar is refused whatever it carries.
+    onSend: noStore,
+    // Judged before the body is read (whatever it carries, the request is refused), answered once
+    // it is: 101 honours `f` from the body like every other token error. The body has crossed the
+    // network in the clear either way; reading it changes only the format of the answer.
     onRequest: async function requireSecureTransport(request) {
-      if (!isSecureEnough(request, proxyTrusted)) throw new ApiError(101);
+      if (!isSecureEnough(request, proxyTrusted)) request.refusal = new ApiError(101);
+    },
+    preValidation: async function refuseInsecureTransport(request) {
+      if (request.refusal) throw request.refusal;
     },
     handler: async function tokenEndpoint(request, reply) {
       await guardApi(deps, request, reply);
       const p = paramsOf(request);
+      // Which of two values would count is exactly what an attacker who can add one wants to choose
+      // (a second code, a second redirect_uri): refuse rather than pick. In the query and the body
+      // at once is twice too.
+      const repeated = p.repeatedAmong(TOKEN_PARAMS);
+      if (repeated) throw new ApiError(102, { desc: `Error requesting a token: ${repeated} was sent more than once` });
       const creds = clientCredentials(request, p);
       const now = deps.clock.now();
       // Failed authentications count per (client id, address): a stranger who knows an app's
@@ -97,12 +135,12 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
         grantType: p.text('grant_type'),
         code: p.text('code'),
         refreshToken: p.text('refresh_token'),
-        redirectUri: p.text('redirect_uri'),
+        // Compared byte for byte with what authorize received (RFC 6749 4.1.3: identical); empty is absent (3.1).
+        redirectUri: p.get('redirect_uri') || undefined,
         scope: p.get('scope'),
         codeVerifier: p.text('code_verifier'),
         info: clientInfo(p),
       });
-      reply.header('pragma', 'no-cache');
       return sendBody(
         request,
         reply,
@@ -117,5 +155,11 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
     },
   });
   // RFC 6749 3.2: token requests must be POST, so codes and secrets stay out of URLs and histories.
-  app.route({ method: ['GET', ...OTHER_METHODS], url: '/3/account/token.php', config: { kind: 'token' }, handler: methodNotAllowed('POST') });
+  app.route({
+    method: ['GET', ...OTHER_METHODS],
+    url: '/3/account/token.php',
+    config: { kind: 'token' },
+    onSend: noStore,
+    handler: methodNotAllowed('POST'),
+  });
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { unixSeconds } from '../lib/clock.js';
-import { randomHex, safeEqual, sha256Hex } from '../lib/crypto.js';
+import { openWith, randomHex, safeEqual, sealFor, sha256Hex } from '../lib/crypto.js';
 import type { Client, ClientInfo, Grant, Repos } from '../storage/store.js';
 import type { Deps } from '../deps.js';
 import { PKCE_VALUE } from './authorize.service.js';
@@ -38,7 +38,9 @@ const fail = (why: string): Outcome => ({ fail: why });
  * The token endpoint's grants. Every failure is error 102 (spec 5.6); the description says why.
  * Replays revoke: a spent code or a spent refresh token presented again means one of the two
  * parties holding it is not the real client, so the whole token family is revoked (RFC 6749
- * 4.1.2 and 10.4, RFC 9700 4.14). The revocation commits even though the request fails.
+ * 4.1.2 and 10.4, RFC 9700 4.14). The revocation commits even though the request fails. One
+ * exception: the refresh token spent last, presented again within REFRESH_TOKEN_REUSE_SECONDS,
+ * gets the same answer again (docs/decisions/0011).
  */
 export async function grantTokens(deps: Deps, client: Client, req: TokenRequest): Promise<IssuedTokens> {
   const userPk = await requestingUser(deps, client, req);
@@ -95,9 +97,15 @@ async function exchangeCode(deps: Deps, tx: Repos, client: Client, req: TokenReq
     return fail('authorization code was already used');
   }
   if (code.expiresAt <= now) return fail('authorization code has expired');
+  // What the presenter proves (the verifier, the redirect_uri) is checked before the code is
+  // spent, and a failure leaves it unspent, as a code of another app is: the one party that
+  // can pass the checks still can. Spending it would let whoever saw a code, without its
+  // verifier, burn the real client's exchange; keeping it lets them only guess a verifier of
+  // at least 256 bits, per user rate limit, for minutes (docs/oauth.md).
   const pkce = checkVerifier(code.codeChallenge, req.codeVerifier);
   if (pkce) return fail(pkce);
-  if (req.redirectUri !== undefined && req.redirectUri !== client.redirectUri) return fail('redirect_uri does not match');
+  const redirect = checkRedirect(code.redirectUri, client.redirectUri, req.redirectUri);
+  if (redirect) return fail(redirect);
   const grant = await tx.oauth.createGrant({
     userPk: code.userPk,
     clientPk: client.pk,
@@ -122,6 +130,15 @@ function checkVerifier(challenge: string | null, verifier: string | undefined): 
   return PKCE_VALUE.test(verifier) && safeEqual(hashed, challenge) ? undefined : 'code_verifier does not match the code_challenge';
 }
 
+/**
+ * RFC 6749 4.1.3: a redirect_uri the authorization request carried must come again, identical.
+ * Without one there, it may be left out; if sent, it must still be the registered address.
+ */
+function checkRedirect(requested: string | null, registered: string, sent: string | undefined): string | undefined {
+  if (requested !== null && sent === undefined) return 'redirect_uri is required: the authorization request had one';
+  return sent === undefined || sent === (requested ?? registered) ? undefined : 'redirect_uri does not match';
+}
+
 async function rotateRefresh(deps: Deps, tx: Repos, client: Client, req: TokenRequest): Promise<Outcome> {
   if (!req.refreshToken) return fail('refresh_token is required');
   const now = unixSeconds(deps.clock);
@@ -129,6 +146,8 @@ async function rotateRefresh(deps: Deps, tx: Repos, client: Client, req: TokenRe
   if (!old || old.kind !== 'refresh' || old.clientPk !== client.pk) return fail('invalid refresh token');
   if (old.grantRevokedAt !== null) return fail('refresh token has been revoked');
   if (old.usedAt !== null) {
+    const again = await retriedAnswer(deps, tx, old.hash, old.usedAt, req.refreshToken, now);
+    if (again) return { ok: again };
     await tx.oauth.revokeGrant(old.grantId, now, 'refresh token replayed');
     return { fail: 'refresh token was already used; this authorization is revoked', revokedGrant: old.grantId };
   }
@@ -146,7 +165,50 @@ async function rotateRefresh(deps: Deps, tx: Repos, client: Client, req: TokenRe
   }
   await tx.oauth.markTokenUsed(old.hash, now);
   await tx.oauth.recordClientInfo(grant.id, req.info, now);
-  return { ok: await issue(tx, grant, scope, now) };
+  const issued = await issue(tx, grant, scope, now);
+  await keepForRetry(deps, tx, grant.id, old.hash, req.refreshToken, issued, now);
+  return { ok: issued };
+}
+
+/**
+ * The refresh reuse interval (docs/decisions/0011-refresh-reuse-interval.md). Whoever presents the
+ * refresh token just spent, within REFRESH_TOKEN_REUSE_SECONDS, gets the answer its rotation gave,
+ * again: a client whose answer was lost, or a second process sharing its token file, carries on,
+ * and the family stays one line. The answer is kept sealed under a key derived from the spent
+ * token, which the database does not hold (only its hash): a copy of the database opens nothing.
+ */
+const RETRY_PURPOSE = 'refresh retry answer';
+
+interface KeptAnswer {
+  readonly accessToken: string;
+  readonly refreshToken: string;
+  readonly scope: string;
+  /** Unix seconds: the access token's end, so that a retry says how long it has left. */
+  readonly accessExpiresAt: number;
+}
+
+/** Keeps this rotation's answer for a retry, and forgets the family's older one (no longer the newest). */
+async function keepForRetry(deps: Deps, tx: Repos, grantId: number, spentHash: string, spent: string, issued: IssuedTokens, now: number): Promise<void> {
+  const seconds = deps.config.refreshTokenReuseSeconds;
+  const kept: KeptAnswer = { accessToken: issued.accessToken, refreshToken: issued.refreshToken, scope: issued.scope, accessExpiresAt: now + issued.expiresIn };
+  const answer = seconds > 0 ? { sealed: sealFor(spent, RETRY_PURPOSE, JSON.stringify(kept)), until: now + seconds } : null;
+  await tx.oauth.keepRetryAnswer(grantId, spentHash, answer);
+}
+
+/**
+ * The first answer again, when `spent` is the newest spent token of its family (only that one
+ * keeps an answer: each rotation forgets the one before) and its interval has not run out, by the
+ * time kept or by the setting now, whichever is shorter. Undefined means a replay. The requested
+ * scope is not read: a retry is the same request again, and gets the same answer.
+ */
+async function retriedAnswer(deps: Deps, tx: Repos, spentHash: string, usedAt: number, spent: string, now: number): Promise<IssuedTokens | undefined> {
+  if (now - usedAt >= deps.config.refreshTokenReuseSeconds) return undefined;
+  const kept = await tx.oauth.retryAnswer(spentHash);
+  if (!kept || now >= kept.until) return undefined;
+  const text = openWith(spent, RETRY_PURPOSE, kept.sealed);
+  const answer = text === undefined ? undefined : (JSON.parse(text) as KeptAnswer);
+  if (!answer || answer.accessExpiresAt <= now) return undefined;
+  return { accessToken: answer.accessToken, expiresIn: answer.accessExpiresAt - now, scope: answer.scope, refreshToken: answer.refreshToken };
 }
 
 async function issue(tx: Repos, grant: Grant, scope: string, now: number): Promise<IssuedTokens> {

@@ -13,7 +13,7 @@ import { loadConfig } from '../config.js';
 import { createDeps } from '../deps.js';
 import { createUser } from '../features/users/users.service.js';
 import { ManualClock } from '../lib/clock.js';
-import { approve } from '../oauth/authorize.service.js';
+import { createCode } from '../oauth/authorize.service.js';
 import { registerClient } from '../oauth/clients.service.js';
 import { copySqliteToPostgres, dumpTables, readSqlite, SourceNotMigrated, TargetNotEmpty, type TableDump } from './copy.js';
 import { PostgresStore } from './postgres/pg-store.js';
@@ -138,7 +138,8 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     const reg = await registerClient(deps, { name: 'Copy', redirectUri: 'https://copy.example/cb' });
     client = { clientId: reg.client.clientId, secret: reg.clientSecret };
     const scope = 'basic tasks write';
-    const code = new URL(await approve(deps, { client: reg.client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null }, ann.pk)).searchParams.get('code');
+    const request = { client: reg.client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null, redirectUri: null };
+    const code = new URL(await deps.store.transaction((tx) => createCode(deps, tx, request, ann.pk))).searchParams.get('code');
     token = (
       await sqliteApp.inject({ method: 'POST', url: '/3/account/token.php', payload: { grant_type: 'authorization_code', code: code ?? '', client_id: client.clientId, client_secret: client.secret } })
     ).json() as typeof token;

@@ -4,7 +4,9 @@ import { migrationStatusOf } from './sqlite/sqlite-store.js';
 
 /**
  * Every table that holds data, parents before children (foreign keys). Rate-limit counters are
- * left out: they describe the last hour of one server, not the users' data.
+ * left out: they describe the last hour of one server, not the users' data. So are pending
+ * authorization requests: they live minutes, and a consent page left open across the copy is
+ * simply shown again.
  */
 export const COPIED_TABLES = [
   'accounts',

@@ -498,14 +498,14 @@ export function storeContract(label: string, open: OpenStore): void {
       it('createCode then code(hash) round-trips, unused and without a grant', async () => {
         const a = await createAccount();
         const c = await createClient();
-        const input = { codeHash: 'code-1', clientPk: c.pk, userPk: a.pk, scope: 'basic tasks write', expiresAt: NOW + 600, codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' };
+        const input = { codeHash: 'code-1', clientPk: c.pk, userPk: a.pk, scope: 'basic tasks write', expiresAt: NOW + 600, codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', redirectUri: null };
         await tx((r) => r.oauth.createCode(input));
         assert.deepEqual(await store.read.oauth.code('code-1'), { ...input, usedAt: null, grantId: null });
       });
 
       it('markCodeUsed sets usedAt and grantId', async () => {
         const g = await createGrant();
-        await tx((r) => r.oauth.createCode({ codeHash: 'code-2', clientPk: g.clientPk, userPk: g.userPk, scope: 'basic', expiresAt: NOW + 600, codeChallenge: null }));
+        await tx((r) => r.oauth.createCode({ codeHash: 'code-2', clientPk: g.clientPk, userPk: g.userPk, scope: 'basic', expiresAt: NOW + 600, codeChallenge: null, redirectUri: null }));
         await tx((r) => r.oauth.markCodeUsed('code-2', NOW + 5, g.id));
         const code = await store.read.oauth.code('code-2');
         assert.equal(code?.usedAt, NOW + 5);
@@ -621,7 +621,7 @@ export function storeContract(label: string, open: OpenStore): void {
         await token('orphan-token', expired.id, NOW + 3600);
         await token('revoked-family-token', recentlyRevoked.id, NOW + 3600);
         const code = (codeHash: string, expiresAt: number) =>
-          tx((r) => r.oauth.createCode({ codeHash, clientPk: live.clientPk, userPk: live.userPk, scope: 'basic', expiresAt, codeChallenge: null }));
+          tx((r) => r.oauth.createCode({ codeHash, clientPk: live.clientPk, userPk: live.userPk, scope: 'basic', expiresAt, codeChallenge: null, redirectUri: null }));
         await code('ancient-code', NOW - 31 * DAY);
         await code('recent-code', NOW - DAY);
         await code('live-code', NOW + 600);
@@ -825,8 +825,8 @@ export function storeContract(label: string, open: OpenStore): void {
       it('codes and grants for an unknown account or app are refused', async () => {
         const a = await createAccount();
         const c = await createClient();
-        await assert.rejects(tx((r) => r.oauth.createCode({ codeHash: 'x1', clientPk: c.pk + 1000, userPk: a.pk, scope: 'basic', expiresAt: NOW, codeChallenge: null })));
-        await assert.rejects(tx((r) => r.oauth.createCode({ codeHash: 'x2', clientPk: c.pk, userPk: a.pk + 1000, scope: 'basic', expiresAt: NOW, codeChallenge: null })));
+        await assert.rejects(tx((r) => r.oauth.createCode({ codeHash: 'x1', clientPk: c.pk + 1000, userPk: a.pk, scope: 'basic', expiresAt: NOW, codeChallenge: null, redirectUri: null })));
+        await assert.rejects(tx((r) => r.oauth.createCode({ codeHash: 'x2', clientPk: c.pk, userPk: a.pk + 1000, scope: 'basic', expiresAt: NOW, codeChallenge: null, redirectUri: null })));
         await assert.rejects(createGrant({ userPk: a.pk + 1000, clientPk: c.pk }));
         await assert.rejects(createGrant({ userPk: a.pk, clientPk: c.pk + 1000 }));
         assert.equal(await store.read.oauth.code('x1'), null);

@@ -100,9 +100,41 @@ export interface AuthCode {
   readonly grantId: number | null;
   /** RFC 7636 S256 code challenge, when the app sent one. */
   readonly codeChallenge: string | null;
+  /** RFC 6749 4.1.3: the redirect_uri the authorization request carried, which the exchange must repeat; null when it had none. */
+  readonly redirectUri: string | null;
 }
 
 export type NewAuthCode = Omit<AuthCode, 'usedAt' | 'grantId'>;
+
+/**
+ * An authorization request as the consent page showed it, kept until it is answered. The page's
+ * form carries only the request's random id; the answer may come only from the browser session
+ * the page was shown in, once, before expiresAt.
+ */
+export interface AuthRequest {
+  /** SHA-256 of the id the form carries. */
+  readonly idHash: string;
+  /** SHA-256 of the id of the browser session the page was shown in. */
+  readonly sessionHash: string;
+  readonly userPk: number;
+  readonly clientPk: number;
+  /** As requested: the code, and then the token answer, carry it unchanged. */
+  readonly scope: string;
+  readonly state: string;
+  /** The redirect_uri the request carried (the registered one), or null when it had none. */
+  readonly redirectUri: string | null;
+  readonly codeChallenge: string | null;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+/** A rotation's answer, kept for a retry within the reuse interval (docs/decisions/0011). */
+export interface RetryAnswer {
+  /** The answer sealed under a key derived from the spent refresh token: the database cannot read it. */
+  readonly sealed: string;
+  /** A retry must come before this. */
+  readonly until: number;
+}
 
 export interface ClientInfo {
   readonly vers: string | null;
@@ -200,7 +232,31 @@ export interface OAuthRepo {
   createToken(input: NewToken): Promise<void>;
   token(hash: string): Promise<TokenWithGrant | null>;
   markTokenUsed(hash: string, usedAt: number): Promise<void>;
-  /** Deletes codes, tokens and grants that can no longer matter; returns rows removed. */
+  /**
+   * Keeps `answer` on the spent refresh token `hash` of family `grantId`, and forgets the answer
+   * kept on any other token of the family: only the newest rotation may be retried. With null,
+   * only forgets.
+   */
+  keepRetryAnswer(grantId: number, hash: string, answer: RetryAnswer | null): Promise<void>;
+  /** The answer kept on a spent refresh token, or null (none kept, or forgotten since). */
+  retryAnswer(hash: string): Promise<RetryAnswer | null>;
+  /**
+   * Deletes codes, tokens and grants that can no longer matter, and forgets retry answers whose
+   * time has passed; returns rows removed.
+   */
+  prune(nowSeconds: number): Promise<number>;
+}
+
+export interface AuthRequestsRepo {
+  /** Stores a pending request and drops the session's older ones beyond the newest `keep`. */
+  create(request: AuthRequest, keep: number): Promise<void>;
+  get(idHash: string): Promise<AuthRequest | null>;
+  /**
+   * Removes the request and returns it, if it belongs to the session and has not expired (now <
+   * expiresAt); otherwise null and nothing changes. Two takes of one request: one gets it.
+   */
+  take(idHash: string, sessionHash: string, nowSeconds: number): Promise<AuthRequest | null>;
+  /** Deletes expired requests; returns how many. */
   prune(nowSeconds: number): Promise<number>;
 }
 
@@ -216,6 +272,7 @@ export interface Repos {
   readonly accounts: AccountsRepo;
   readonly clients: ClientsRepo;
   readonly oauth: OAuthRepo;
+  readonly authRequests: AuthRequestsRepo;
   readonly sessions: SessionsRepo;
   readonly tasks: TasksRepo;
   readonly organizers: OrganizersRepo;

@@ -5,11 +5,15 @@ export interface FormContext {
   /** Where the forms post (the authorize address). */
   readonly action: string;
   readonly csrf: string;
-  /** The authorization request, carried through the forms and checked again on every post. */
-  readonly request: ReadonlyArray<readonly [string, string | undefined]>;
 }
 
-export function signInPage(ctx: FormContext & { appName: string; email?: string; error?: string }): string {
+/**
+ * `request`: the authorization request, carried to the consent page that follows sign-in and
+ * checked again there. Editing it changes only what that page shows, never what it grants.
+ */
+export function signInPage(
+  ctx: FormContext & { request: ReadonlyArray<readonly [string, string | undefined]>; appName: string; email?: string; error?: string },
+): string {
   return layout(
     'Sign in',
     `<h1>Sign in to continue to ${h(ctx.appName)}</h1>
@@ -25,8 +29,12 @@ ${hiddenFields([...ctx.request, ['_csrf', ctx.csrf], ['action', 'signin']])}
   );
 }
 
+/**
+ * Everything the answer will grant is on the page: the app, each scope, and the address the
+ * browser is sent to. The forms carry only `requestId`, the pending request kept on the server.
+ */
 export function consentPage(
-  ctx: FormContext & { appName: string; email: string; userid: string; scopeWords: readonly string[] },
+  ctx: FormContext & { requestId: string; appName: string; email: string; scopeWords: readonly string[]; redirectUri: string },
 ): string {
   const items = ctx.scopeWords
     .map((w) => describeScope(w))
@@ -38,13 +46,14 @@ export function consentPage(
 <p>Signed in as <strong>${h(ctx.email)}</strong>.</p>
 <p>${h(ctx.appName)} asks to:</p>
 <ul class="scopes">${items}</ul>
+<p class="muted">Your answer goes to <strong>${h(ctx.redirectUri)}</strong>.</p>
 <form method="post" action="${h(ctx.action)}">
-${hiddenFields([...ctx.request, ['_csrf', ctx.csrf], ['account', ctx.userid]])}
+${hiddenFields([['request', ctx.requestId], ['_csrf', ctx.csrf]])}
 <button type="submit" name="action" value="allow">Allow</button>
 <button type="submit" name="action" value="deny" class="secondary">Deny</button>
 </form>
 <form method="post" action="${h(ctx.action)}">
-${hiddenFields([...ctx.request, ['_csrf', ctx.csrf], ['action', 'signout']])}
+${hiddenFields([['request', ctx.requestId], ['_csrf', ctx.csrf], ['action', 'signout']])}
 <p class="muted">Not you? <button type="submit" class="link">Sign in as someone else</button></p>
 </form>`,
   );
@@ -52,4 +61,9 @@ ${hiddenFields([...ctx.request, ['_csrf', ctx.csrf], ['action', 'signout']])}
 
 export function errorPage(title: string, message: string): string {
   return layout(title, `<h1>${h(title)}</h1><p>${h(message)}</p>`);
+}
+
+/** A form post refused for where it came from: no CSRF token of this browser, or another site. */
+export function formRefusedPage(): string {
+  return errorPage('Please try again', 'This form has expired or did not come from this site. Go back to the application and start again.');
 }

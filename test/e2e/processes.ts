@@ -49,10 +49,16 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
+/**
+ * The address users see, as if a proxy served every instance there: pages post back to it, and
+ * browsers say so (Origin). The servers themselves listen on free ports of 127.0.0.1.
+ */
+export const E2E_PUBLIC_URL = 'http://tickler.test';
+
 /** Starts `bin/tickler serve` on a free port and waits until it listens. */
 export async function serve(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [TICKLER, 'serve'], {
-    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),
+    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', PUBLIC_URL: E2E_PUBLIC_URL, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -82,12 +82,20 @@ describe('two instances on one PostgreSQL database', { skip: base ? false : 'TES
   it('rotates refresh tokens across instances, and a replay on the other one revokes the family', async () => {
     const next = (await token(b, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })) as typeof tokens;
     assert.ok(next.access_token);
-    const replay = await token(a, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    // Within REFRESH_TOKEN_REUSE_SECONDS the token just spent gets B's answer again, from A.
+    const retried = (await token(a, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })) as typeof tokens;
+    assert.deepEqual([retried.access_token, retried.refresh_token], [next.access_token, next.refresh_token]);
+    const newest = (await token(a, { grant_type: 'refresh_token', refresh_token: next.refresh_token })) as typeof tokens;
+    assert.ok(newest.access_token);
+    // Older than the newest token's predecessor: a replay.
+    const replay = await token(b, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
     assert.equal(replay['errorCode'], 102);
     await sleep(1100);
-    assert.equal((await call(b, next.access_token, '/3/account/get.php')).status, 401);
-    assert.equal((await call(a, next.access_token, '/3/account/get.php')).status, 401);
-    assert.equal((await token(b, { grant_type: 'refresh_token', refresh_token: next.refresh_token }))['errorCode'], 102);
+    for (const accessToken of [next.access_token, newest.access_token]) {
+      assert.equal((await call(b, accessToken, '/3/account/get.php')).status, 401);
+      assert.equal((await call(a, accessToken, '/3/account/get.php')).status, 401);
+    }
+    assert.equal((await token(b, { grant_type: 'refresh_token', refresh_token: newest.refresh_token }))['errorCode'], 102);
     const { code } = await authorizeInBrowser([a.url, b.url], app.client_id, email, password);
     tokens = (await token(b, { grant_type: 'authorization_code', code })) as typeof tokens;
   });

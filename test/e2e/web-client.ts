@@ -1,5 +1,6 @@
 /** What a browser does over real HTTP, for end-to-end tests: the OAuth sign-in and consent pages. */
-import { CookieJar, hiddenInputs } from '../browser.js';
+import { CookieJar, hiddenInputs, postHeaders } from '../browser.js';
+import { E2E_PUBLIC_URL } from './processes.js';
 
 export interface Authorized {
   readonly code: string;
@@ -11,7 +12,8 @@ export interface Authorized {
 
 /**
  * Signs in and allows, as a user in a browser would; each step may go to a different server
- * (`urls` is used in turn). Throws when a step does not answer as it should.
+ * (`urls` is used in turn), and the posts say they come from a page of E2E_PUBLIC_URL, as a
+ * browser behind the servers' proxy would. Throws when a step does not answer as it should.
  */
 export async function authorizeInBrowser(
   urls: readonly string[],
@@ -27,7 +29,8 @@ export async function authorizeInBrowser(
   let res = await fetch(`${next()}/3/account/authorize.php?${query}`, { headers: jar.headers() });
   jar.keep(res.headers.getSetCookie());
   const signIn = new URLSearchParams({ ...hiddenInputs(await res.text()), email, password });
-  res = await fetch(`${next()}/3/account/authorize.php`, { method: 'POST', body: signIn, headers: jar.headers(), redirect: 'manual' });
+  const posted = () => ({ ...postHeaders(E2E_PUBLIC_URL), ...jar.headers() });
+  res = await fetch(`${next()}/3/account/authorize.php`, { method: 'POST', body: signIn, headers: posted(), redirect: 'manual' });
   jar.keep(res.headers.getSetCookie());
   if (res.status !== 303) throw new Error(`sign-in answered ${res.status}`);
   res = await fetch(`${next()}${res.headers.get('location')}`, { headers: jar.headers() });
@@ -36,7 +39,7 @@ export async function authorizeInBrowser(
   res = await fetch(`${next()}/3/account/authorize.php`, {
     method: 'POST',
     body: new URLSearchParams({ ...hiddenInputs(consentPage), action: 'allow' }),
-    headers: jar.headers(),
+    headers: posted(),
     redirect: 'manual',
   });
   if (res.status !== 303) throw new Error(`consent answered ${res.status}`);

@@ -1,4 +1,4 @@
-import type { AuthCode, ClientInfo, Grant, NewAuthCode, NewToken, OAuthRepo, TokenKind, TokenWithGrant } from '../store.js';
+import type { AuthCode, ClientInfo, Grant, NewAuthCode, NewToken, OAuthRepo, RetryAnswer, TokenKind, TokenWithGrant } from '../store.js';
 import type { LockRows, SqlDb } from './db.js';
 
 interface GrantRow {
@@ -45,13 +45,14 @@ export class SqlOAuth implements OAuthRepo {
 
   async createCode(n: NewAuthCode): Promise<void> {
     await this.db.run(
-      'INSERT INTO auth_codes (code_hash, client_pk, user_pk, scope, expires_at, code_challenge) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO auth_codes (code_hash, client_pk, user_pk, scope, expires_at, code_challenge, redirect_uri) VALUES (?, ?, ?, ?, ?, ?, ?)',
       n.codeHash,
       n.clientPk,
       n.userPk,
       n.scope,
       n.expiresAt,
       n.codeChallenge,
+      n.redirectUri,
     );
   }
 
@@ -65,7 +66,12 @@ export class SqlOAuth implements OAuthRepo {
       used_at: number | null;
       grant_id: number | null;
       code_challenge: string | null;
-    }>('SELECT code_hash, client_pk, user_pk, scope, expires_at, used_at, grant_id, code_challenge FROM auth_codes WHERE code_hash = ?' + this.lockRows(), codeHash);
+      redirect_uri: string | null;
+    }>(
+      'SELECT code_hash, client_pk, user_pk, scope, expires_at, used_at, grant_id, code_challenge, redirect_uri FROM auth_codes WHERE code_hash = ?' +
+        this.lockRows(),
+      codeHash,
+    );
     if (!r) return null;
     return {
       codeHash: r.code_hash,
@@ -76,6 +82,7 @@ export class SqlOAuth implements OAuthRepo {
       usedAt: r.used_at,
       grantId: r.grant_id,
       codeChallenge: r.code_challenge,
+      redirectUri: r.redirect_uri,
     };
   }
 
@@ -184,8 +191,27 @@ export class SqlOAuth implements OAuthRepo {
     await this.db.run('UPDATE tokens SET used_at = ? WHERE hash = ?', usedAt, hash);
   }
 
+  async keepRetryAnswer(grantId: number, hash: string, answer: RetryAnswer | null): Promise<void> {
+    await this.db.run(
+      'UPDATE tokens SET retry_answer = NULL, retry_until = NULL WHERE grant_id = ? AND retry_until IS NOT NULL AND hash <> ?',
+      grantId,
+      hash,
+    );
+    await this.db.run('UPDATE tokens SET retry_answer = ?, retry_until = ? WHERE hash = ?', answer?.sealed ?? null, answer?.until ?? null, hash);
+  }
+
+  async retryAnswer(hash: string): Promise<RetryAnswer | null> {
+    const r = await this.db.get<{ retry_answer: string | null; retry_until: number | null }>(
+      'SELECT retry_answer, retry_until FROM tokens WHERE hash = ?',
+      hash,
+    );
+    return r && r.retry_answer !== null && r.retry_until !== null ? { sealed: r.retry_answer, until: r.retry_until } : null;
+  }
+
   async prune(nowSeconds: number): Promise<number> {
     const keepSince = nowSeconds - KEEP_SECONDS;
+    // A retry answer past its time can never be used; its tokens stay (they are still in use).
+    await this.db.run('UPDATE tokens SET retry_answer = NULL, retry_until = NULL WHERE retry_until < ?', nowSeconds);
     let removed = 0;
     removed += await this.db.run('DELETE FROM auth_codes WHERE expires_at < ?', keepSince);
     // Expired tokens can no longer be used; replaying one already answers 102 without the row.

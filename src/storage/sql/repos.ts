@@ -1,5 +1,6 @@
 import type { Repos } from '../store.js';
 import { SqlAccounts } from './accounts.js';
+import { SqlAuthRequests } from './auth-requests.js';
 import { SqlClients } from './clients.js';
 import type { Dialect, LockRows, SqlDb } from './db.js';
 import { SqlOAuth } from './oauth.js';
@@ -17,6 +18,7 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     accounts: new SqlAccounts(db, dialect, lockRows),
     clients: new SqlClients(db, dialect),
     oauth: new SqlOAuth(db, lockRows),
+    authRequests: new SqlAuthRequests(db),
     sessions: new SqlSessions(db),
     tasks: new SqlTasks(db, dialect),
     organizers: new SqlOrganizers(db, dialect),

@@ -260,4 +260,39 @@ CREATE TABLE rate_counters (
 CREATE INDEX rate_counters_by_end ON rate_counters (window_end);
 `,
   },
+  {
+    version: 6,
+    name: 'redirect binding, refresh retries, pending authorization requests',
+    sql: `
+-- RFC 6749 4.1.3: the redirect_uri the authorization request carried (NULL when it had none); the
+-- token request must repeat it.
+ALTER TABLE auth_codes ADD COLUMN redirect_uri TEXT;
+
+-- The answer of the rotation that spent a refresh token, sealed under a key derived from that
+-- token (only its holder can open it), kept until retry_until for a retry within
+-- REFRESH_TOKEN_REUSE_SECONDS (docs/decisions/0011-refresh-reuse-interval.md).
+ALTER TABLE tokens ADD COLUMN retry_answer TEXT;
+ALTER TABLE tokens ADD COLUMN retry_until INTEGER;
+CREATE INDEX tokens_by_retry_until ON tokens (retry_until) WHERE retry_until IS NOT NULL;
+
+-- An authorization request as the consent page showed it, kept here until it is answered: the
+-- form carries only its random id (stored hashed), and only the browser session that saw the page
+-- may answer it, once.
+CREATE TABLE auth_requests (
+  id             INTEGER PRIMARY KEY,
+  id_hash        TEXT    NOT NULL UNIQUE,
+  session_hash   TEXT    NOT NULL,
+  user_pk        INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  client_pk      INTEGER NOT NULL REFERENCES clients(pk) ON DELETE CASCADE,
+  scope          TEXT    NOT NULL,
+  state          TEXT    NOT NULL,
+  redirect_uri   TEXT,
+  code_challenge TEXT,
+  created_at     INTEGER NOT NULL,
+  expires_at     INTEGER NOT NULL
+) STRICT;
+CREATE INDEX auth_requests_by_session ON auth_requests (session_hash);
+CREATE INDEX auth_requests_by_expiry ON auth_requests (expires_at);
+`,
+  },
 ];

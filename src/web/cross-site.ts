@@ -1,0 +1,18 @@
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * Whether the browser says this form post comes from another origin. Current browsers send
+ * `Sec-Fetch-Site` (Chromium since 2019, Firefox since 2021, Safari since 2023) and all send
+ * `Origin` on a POST. Such a post is refused even with a valid CSRF token: the double-submit token
+ * is only as good as its cookie, and a sibling subdomain can plant cookies for its site (the
+ * `__Host-` prefix stops that only over https). That is also why `same-site` is refused, as its
+ * Origin would be. `none` is a navigation the user started. A request with neither header (older
+ * browsers, curl) relies on the CSRF token alone, as before.
+ */
+export function isCrossSitePost(request: FastifyRequest, publicOrigin: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  // `Origin: null` (a sandboxed frame, a redirect across origins) is not this origin either.
+  const origin = request.headers.origin;
+  return origin !== undefined && origin !== publicOrigin;
+}
