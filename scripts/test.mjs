@@ -42,6 +42,8 @@ const SECOND_PASS = [
   'src/http/health.test.js',
   'src/http/multipart.test.js',
   'src/oauth/authorize.routes.test.js',
+  'src/oauth/consent.routes.test.js',
+  'src/oauth/refresh-reuse.test.js',
   'src/oauth/token-replay.test.js',
   'src/oauth/token.routes.test.js',
   'src/oauth/unstorable-text.test.js',

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { api, authorize, createAccount, createApp, testContext, tokenRequest, type TestApp, type TestContext, type TokenPair } from '../../test/harness.js';
 import type { Account } from '../storage/store.js';
-import { approve } from './authorize.service.js';
+import { createCode } from './authorize.service.js';
 
 const errorCode = (res: { json(): unknown }): number => (res.json() as { errorCode: number }).errorCode;
 
@@ -42,7 +42,8 @@ describe('token endpoint: what a replay and a malformed verifier must not get pa
   it('a code_verifier that hashes to the challenge but is not 43 to 128 unreserved characters is refused (RFC 7636 4.1)', async () => {
     for (const verifier of ['short', 'x'.repeat(42), 'a'.repeat(129), `${'a'.repeat(42)} `, `${'a'.repeat(42)}+`]) {
       const challenge = createHash('sha256').update(verifier, 'ascii').digest('base64url');
-      const location = await approve(ctx.deps, { client: app.client, state: 's', scope: 'basic', scopeWords: ['basic'], codeChallenge: challenge }, account.pk);
+      const req = { client: app.client, state: 's', scope: 'basic', scopeWords: ['basic'], codeChallenge: challenge, redirectUri: null };
+      const location = await ctx.deps.store.transaction((tx) => createCode(ctx.deps, tx, req, account.pk));
       const code = new URL(location).searchParams.get('code') as string;
       const res = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, code_verifier: verifier });
       assert.equal(errorCode(res), 102, JSON.stringify(verifier));
