@@ -31,6 +31,7 @@ const SECOND_PASS = [
   'src/features/organizers/organizers.errors.test.js',
   'src/features/organizers/organizers.shapes.test.js',
   'src/features/organizers/organizers.sync.test.js',
+  'src/features/tasks/task-json.test.js',
   'src/features/tasks/tasks.add.test.js',
   'src/features/tasks/tasks.batch.test.js',
   'src/features/tasks/tasks.delete.test.js',

@@ -9,10 +9,21 @@ export type { PublicRecord, PublicValue } from './xml.js';
  * A response body in both formats. Presenters build the public record once; the helpers below
  * derive the JSON value and the XML tree from it, so the two formats cannot drift apart.
  */
-export interface ApiBody {
+export type ApiBody = RecordBody | TextBody;
+
+/** A body as public values: JSON.stringify and the XML writer render it. */
+export interface RecordBody {
   readonly json: unknown;
   /** Built only when XML was asked for. */
   readonly xml: () => XmlNode;
+}
+
+/**
+ * A body its presenter writes as text itself, for large answers (tasks: compiled writers per
+ * field set, docs/decisions/0007). Each format is written only when asked for.
+ */
+export interface TextBody {
+  readonly text: { readonly json: () => string; readonly xml: () => string };
 }
 
 export type Format = 'json' | 'xml';
@@ -46,7 +57,7 @@ function isItemError(v: unknown): v is ItemError {
 }
 
 /** A single record: JSON object, XML root with a child per field. */
-export function objectBody(root: string, record: PublicRecord): ApiBody {
+export function objectBody(root: string, record: PublicRecord): RecordBody {
   return { json: record, xml: () => recordNode(root, record) };
 }
 
@@ -70,6 +81,10 @@ export function listBody(
 }
 
 export function sendBody(request: FastifyRequest, reply: FastifyReply, body: ApiBody, format = formatOf(request)): FastifyReply {
-  if (format === 'xml') return reply.type('text/xml; charset=utf-8').send(renderXml(body.xml()));
-  return reply.type('application/json; charset=utf-8').send(JSON.stringify(body.json));
+  const text = 'text' in body ? body.text : undefined;
+  if (format === 'xml') return reply.type('text/xml; charset=utf-8').send(text ? text.xml() : renderXml((body as RecordBody).xml()));
+  return reply.type('application/json; charset=utf-8').send(text ? text.json() : JSON.stringify((body as RecordBody).json));
 }
+
+/** The XML declaration every answer starts with. */
+export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';

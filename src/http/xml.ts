@@ -62,7 +62,7 @@ function itemName(listName: string, item: PublicValue): string {
 }
 
 /** A field of a record as an element; lists and nested records become child elements. */
-function writeValue(name: string, value: PublicValue): string {
+export function writeValue(name: string, value: PublicValue): string {
   if (Array.isArray(value)) {
     let s = `<${name}>`;
     for (const item of value as readonly PublicValue[]) s += writeValue(itemName(name, item), item);
@@ -96,6 +96,11 @@ function write(node: XmlNode): string {
   if (node.children) for (const child of node.children) s += write(child);
   else s += escapeText(node.text);
   return `${s}</${node.name}>`;
+}
+
+/** One element, without the XML declaration (for writers that assemble a document themselves). */
+export function writeXmlNode(node: XmlNode): string {
+  return write(node);
 }
 
 export function renderXml(root: XmlNode): string {

@@ -64,6 +64,23 @@ export interface TaskPage {
   readonly tasks: readonly ListedTask[];
 }
 
+/**
+ * The names of a task's public record (spec 2.1), as tasks/get writes them: the four always
+ * returned, then the optional ones (src/features/tasks/task-fields.ts lists those in order).
+ */
+export type PublicTaskField =
+  | 'id' | 'title' | 'modified' | 'completed' | 'tag' | 'folder' | 'context' | 'goal' | 'location'
+  | 'parent' | 'children' | 'order' | 'duedate' | 'duedatemod' | 'startdate' | 'duetime' | 'starttime'
+  | 'remind' | 'repeat' | 'status' | 'length' | 'priority' | 'star' | 'added' | 'timer' | 'timeron'
+  | 'note' | 'meta' | 'previous' | 'shared' | 'sharedowner' | 'sharedwith' | 'addedby' | 'via' | 'attachment';
+
+/** A page of tasks as the database wrote them: each one's public JSON object. */
+export interface TaskJsonPage {
+  readonly total: number;
+  /** One JSON object per task, with exactly the fields asked for, in that order. */
+  readonly rows: readonly string[];
+}
+
 export interface Tombstone {
   readonly id: number;
   readonly stamp: number;
@@ -76,6 +93,13 @@ export interface TasksRepo {
   get(userPk: number, id: number): Promise<Task | null>;
   /** Tasks matching the query, ordered by id (stable paging), with the total before paging. */
   page(userPk: number, query: TaskQuery): Promise<TaskPage>;
+  /**
+   * page(), with each task written as its public JSON by the database (the fastest way to answer
+   * tasks/get in JSON; docs/decisions/0007). The record must equal what the task presenter writes
+   * for the same task and fields (a test holds the two together). `withChildren` and `metaFor`
+   * are read from `fields` (children, meta) and the query's metaFor.
+   */
+  pageJson(userPk: number, query: TaskQuery, fields: readonly PublicTaskField[]): Promise<TaskJsonPage>;
   insert(userPk: number, task: Task): Promise<void>;
   /** insert() of many tasks, in a few multi-row statements (same rules, same result). */
   insertMany(userPk: number, tasks: readonly Task[]): Promise<void>;

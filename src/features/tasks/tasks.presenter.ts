@@ -1,70 +1,62 @@
 import type { ItemError } from '../../errors.js';
-import { errorNode, listBody, type ApiBody, type PublicRecord, type PublicValue } from '../../http/reply.js';
+import { errorNode, listBody, XML_DECLARATION, type ApiBody, type TextBody } from '../../http/reply.js';
+import { writeXmlNode } from '../../http/xml.js';
 import type { ListedTask, Tombstone } from '../../storage/store.js';
-import type { FieldSet, OptionalField } from './task-fields.js';
-import { floatingTime } from './task-rules.js';
+import type { FieldSet } from './task-fields.js';
+import { taskWriter } from './task-writers.js';
 
-type Getter = (t: ListedTask) => PublicValue;
-
-const none: Getter = () => 0;
-const emptyList: Getter = () => [];
-
-/** How each optional field is read from a task; a table of getters is cheaper than a switch per value. */
-const GETTERS: Readonly<Record<OptionalField, Getter>> = {
-  tag: (t) => t.tag,
-  folder: (t) => t.folder,
-  context: (t) => t.context,
-  goal: (t) => t.goal,
-  location: (t) => t.location,
-  parent: (t) => t.parent,
-  children: (t) => t.children,
-  order: (t) => t.ord,
-  duedate: (t) => t.duedate,
-  duedatemod: (t) => t.duedatemod,
-  startdate: (t) => t.startdate,
-  duetime: (t) => floatingTime(t.duedate, t.duetime),
-  starttime: (t) => floatingTime(t.startdate, t.starttime),
-  remind: (t) => t.remind,
-  repeat: (t) => t.repeat,
-  status: (t) => t.status,
-  length: (t) => t.length,
-  priority: (t) => t.priority,
-  star: (t) => t.star,
-  added: (t) => t.added,
-  timer: (t) => t.timer,
-  timeron: (t) => t.timeron,
-  note: (t) => t.note,
-  meta: (t) => t.meta,
-  previous: (t) => t.previous,
-  // Collaboration is not offered yet: nothing is shared, nobody assigned anything.
-  shared: none,
-  sharedowner: none,
-  sharedwith: emptyList,
-  addedby: none,
-  via: (t) => t.via,
-  attachment: emptyList,
-};
+/** Tasks or inline errors, each written by itself and joined: one array in JSON, one root in XML. */
+function written(items: ReadonlyArray<{ task: ListedTask; ref?: string | number | undefined } | ItemError>, fields: FieldSet, head?: { json: string; xml: string }): TextBody {
+  const w = taskWriter(fields);
+  return {
+    text: {
+      json() {
+        let s = head ? `[${head.json}` : '[';
+        let first = head === undefined;
+        for (const it of items) {
+          s += (first ? '' : ',') + ('errorCode' in it ? JSON.stringify(it) : w.json(it.task, it.ref));
+          first = false;
+        }
+        return `${s}]`;
+      },
+      xml() {
+        let s = `${XML_DECLARATION}${head ? head.xml : '<tasks>'}`;
+        for (const it of items) s += 'errorCode' in it ? writeXmlNode(errorNode(it)) : w.xml(it.task, it.ref);
+        return `${s}</tasks>`;
+      },
+    },
+  };
+}
 
 /**
- * The public task record: always id, title, modified, completed; then the requested optional
- * fields in the spec's order (strict clients reject keys they did not ask for); then `ref` when
- * the client sent one on add.
+ * tasks/get: `[{num, total}, task…]`; XML `<tasks num total><task>…</task></tasks>`. Each task has
+ * id, title, modified, completed, then the optional fields asked for in the spec's order (strict
+ * clients reject keys they did not ask for).
  */
-export function taskRecord(t: ListedTask, fields: FieldSet, ref?: string | number): PublicRecord {
-  const record: Record<string, PublicValue> = { id: t.id, title: t.title, modified: t.modified, completed: t.completed };
-  for (const f of fields) record[f] = GETTERS[f](t);
-  if (ref !== undefined) record['ref'] = ref;
-  return record;
+export function taskPageBody(tasks: readonly ListedTask[], fields: FieldSet, total: number): ApiBody {
+  const n = tasks.length;
+  return written(
+    tasks.map((task) => ({ task })),
+    fields,
+    { json: `{"num":${n},"total":${total}}`, xml: `<tasks num="${n}" total="${total}">` },
+  );
 }
 
-/** tasks/get: `[{num, total}, task…]`; XML `<tasks num total><task>…</task></tasks>`. */
-export function taskPageBody(records: readonly PublicRecord[], total: number): ApiBody {
-  return listBody('tasks', 'task', records, { num: records.length, total });
+/** tasks/get in JSON from tasks the database wrote (listTasksJson): only joined. */
+export function taskJsonPageBody(rows: readonly string[], total: number): TextBody {
+  return {
+    text: {
+      json: () => `[{"num":${rows.length},"total":${total}}${rows.length > 0 ? ',' : ''}${rows.join(',')}]`,
+      xml: () => {
+        throw new Error('taskJsonPageBody is for JSON answers only');
+      },
+    },
+  };
 }
 
-/** tasks/add and tasks/edit: results in submission order, inline errors among them. */
-export function taskResultsBody(results: ReadonlyArray<PublicRecord | ItemError>): ApiBody {
-  return listBody('tasks', 'task', results);
+/** tasks/add and tasks/edit: results in submission order, inline errors among them; `ref` as sent on add. */
+export function taskResultsBody(results: ReadonlyArray<{ task: ListedTask; ref?: string | number | undefined } | ItemError>, fields: FieldSet): ApiBody {
+  return written(results, fields);
 }
 
 /** tasks/delete: `[{id}…]` with inline errors; XML `<deleted><id>1</id>…</deleted>`. */

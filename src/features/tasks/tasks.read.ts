@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
-import type { TaskPage, TaskQuery, Tombstone } from '../../storage/store.js';
+import type { PublicTaskField, TaskJsonPage, TaskPage, TaskQuery, Tombstone } from '../../storage/store.js';
 
 /** The filters of tasks/get, plus which costly fields were asked for. */
 type ListInput = Omit<TaskQuery, 'withChildren' | 'metaFor'> & { readonly children: boolean; readonly meta: boolean };
@@ -8,8 +8,8 @@ type ListInput = Omit<TaskQuery, 'withChildren' | 'metaFor'> & { readonly childr
 /** Default and maximum of `num` (spec 4.2); larger values are capped, not refused. */
 export const MAX_PAGE = 1000;
 
-export async function listTasks(deps: Deps, auth: AuthContext, input: ListInput): Promise<TaskPage> {
-  return deps.store.read.tasks.page(auth.userPk, {
+function queryOf(auth: AuthContext, input: ListInput): TaskQuery {
+  return {
     id: input.id,
     after: input.after,
     before: input.before,
@@ -19,7 +19,16 @@ export async function listTasks(deps: Deps, auth: AuthContext, input: ListInput)
     withChildren: input.children,
     // meta is private to the calling app (spec 2.1).
     metaFor: input.meta ? auth.clientPk : undefined,
-  });
+  };
+}
+
+export async function listTasks(deps: Deps, auth: AuthContext, input: ListInput): Promise<TaskPage> {
+  return deps.store.read.tasks.page(auth.userPk, queryOf(auth, input));
+}
+
+/** listTasks, each task already written as its public JSON with `fields` (the fast path of tasks/get in JSON). */
+export async function listTasksJson(deps: Deps, auth: AuthContext, input: ListInput, fields: readonly PublicTaskField[]): Promise<TaskJsonPage> {
+  return deps.store.read.tasks.pageJson(auth.userPk, queryOf(auth, input), fields);
 }
 
 export async function deletedTasks(deps: Deps, auth: AuthContext, after: number): Promise<Tombstone[]> {

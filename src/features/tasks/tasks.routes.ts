@@ -3,12 +3,13 @@ import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
 import { apiRoute } from '../../http/api-route.js';
 import { classifyId, lenientInt, type Params } from '../../http/params.js';
-import { parseFields, type FieldSet } from './task-fields.js';
+import { formatOf } from '../../http/reply.js';
+import { ALWAYS_FIELDS, parseFields, type FieldSet } from './task-fields.js';
 import { asksReschedule } from './task-input.js';
 import { LIMITS } from './task-rules.js';
-import { deleteResultsBody, taskPageBody, taskRecord, taskResultsBody, tombstonesBody } from './tasks.presenter.js';
-import { deletedTasks, listTasks, MAX_PAGE } from './tasks.read.js';
-import { addTasks, deleteTasks, editTasks, type Wanted, type WriteResult } from './tasks.write.js';
+import { deleteResultsBody, taskJsonPageBody, taskPageBody, taskResultsBody, tombstonesBody } from './tasks.presenter.js';
+import { deletedTasks, listTasks, listTasksJson, MAX_PAGE } from './tasks.read.js';
+import { addTasks, deleteTasks, editTasks, type Wanted } from './tasks.write.js';
 
 /** A numeric parameter: absent or empty → undefined; anything but a number → 611 for the request. */
 function numberParam(p: Params, ...names: string[]): number | undefined {
@@ -44,10 +45,6 @@ function wantedOf(fields: FieldSet): Wanted {
   return { children: fields.includes('children'), meta: fields.includes('meta') };
 }
 
-function present(results: readonly WriteResult[], fields: FieldSet) {
-  return results.map((r) => ('task' in r ? taskRecord(r.task, fields, r.ref) : r));
-}
-
 function compOf(p: Params): 0 | 1 | undefined {
   const comp = numberParam(p, 'comp');
   if (comp === undefined || comp === -1) return undefined;
@@ -60,12 +57,12 @@ export function taskRoutes(app: FastifyInstance, deps: Deps): void {
     path: '/3/tasks/get.php',
     scope: 'tasks',
     malformedCode: 611,
-    handler: async ({ params: p, auth }) => {
+    handler: async ({ params: p, auth, request }) => {
       const fields = parseFields(p.get('fields'));
       const id = numberParam(p, 'id');
       // A number no task can have as id (0, 2.9, past the largest id) matches nothing, like an unknown id.
-      if (id !== undefined && typeof classifyId(p.text('id')) !== 'number') return taskPageBody([], 0);
-      const page = await listTasks(deps, auth, {
+      if (id !== undefined && typeof classifyId(p.text('id')) !== 'number') return taskPageBody([], fields, 0);
+      const input = {
         id,
         // modafter/modbefore: names some clients use for after/before.
         after: numberParam(p, 'after', 'modafter'),
@@ -74,8 +71,15 @@ export function taskRoutes(app: FastifyInstance, deps: Deps): void {
         start: numberParam(p, 'start') ?? 0,
         num: numberParam(p, 'num') ?? MAX_PAGE,
         ...wantedOf(fields),
-      });
-      return taskPageBody(page.tasks.map((t) => taskRecord(t, fields)), page.total);
+      };
+      // JSON: the database writes each task's public record (docs/decisions/0007); XML: the
+      // presenter's writer, from the tasks.
+      if (formatOf(request) === 'json') {
+        const page = await listTasksJson(deps, auth, input, [...ALWAYS_FIELDS, ...fields]);
+        return taskJsonPageBody(page.rows, page.total);
+      }
+      const page = await listTasks(deps, auth, input);
+      return taskPageBody(page.tasks, fields, page.total);
     },
   });
 
@@ -85,7 +89,7 @@ export function taskRoutes(app: FastifyInstance, deps: Deps): void {
     malformedCode: 611,
     handler: async ({ params: p, auth }) => {
       const fields = parseFields(p.get('fields'));
-      return taskResultsBody(present(await addTasks(deps, auth, batchOf(p), wantedOf(fields)), fields));
+      return taskResultsBody(await addTasks(deps, auth, batchOf(p), wantedOf(fields)), fields);
     },
   });
 
@@ -99,7 +103,7 @@ export function taskRoutes(app: FastifyInstance, deps: Deps): void {
       // `reschedule` arrives as a top-level parameter or inside each task (compat notes); 1 or
       // true asks for it, anything else does not.
       const reschedule = asksReschedule(p.text('reschedule'));
-      return taskResultsBody(present(await editTasks(deps, auth, items, { wanted: wantedOf(fields), reschedule }), fields));
+      return taskResultsBody(await editTasks(deps, auth, items, { wanted: wantedOf(fields), reschedule }), fields);
     },
   });
 

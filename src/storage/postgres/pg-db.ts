@@ -47,6 +47,13 @@ export class PgDb implements SqlDb {
   async run(sql: string, ...params: SqlParam[]): Promise<number> {
     return (await this.query(sql, params)).rowCount ?? 0;
   }
+
+  async allRawOnce(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
+    // Unnamed: parsed for this call, never left prepared on the server's connection.
+    let i = 0;
+    const text = sql.replace(/\?/g, () => `$${++i}`);
+    return (await this.q.query<unknown[]>({ text, values: storableParams(params), rowMode: 'array' })).rows;
+  }
 }
 
 export const pgDialect: Dialect = {
@@ -60,6 +67,10 @@ export const pgDialect: Dialect = {
   shareLock: ' FOR SHARE',
   indexHint: () => '',
   jsonArray: (columns) => `json_build_array(${columns})`,
+  // json_build_object writes spaces after colons and commas; row_to_json writes compact JSON.
+  jsonRecords: (columns, from) =>
+    `SELECT row_to_json(r)::text FROM (SELECT ${columns.map(([k, e]) => `${e} AS "${k}"`).join(', ')} ${from}) r ORDER BY r."id"`,
+  emptyJsonArray: `'[]'::json`,
   // node-postgres parses json columns already.
   parseJsonRow: (value) => (typeof value === 'string' ? (JSON.parse(value) as unknown[]) : (value as unknown[])),
   uniqueViolation(err) {

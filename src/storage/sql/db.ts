@@ -16,6 +16,11 @@ export interface SqlDb {
   allRaw(sql: string, ...params: SqlParam[]): Promise<unknown[][]>;
   /** Runs a statement; resolves to the number of rows it changed. */
   run(sql: string, ...params: SqlParam[]): Promise<number>;
+  /**
+   * allRaw() of a statement whose text varies with the request in more ways than are worth
+   * keeping prepared (tasks/get's field lists): prepared for this call only.
+   */
+  allRawOnce(sql: string, ...params: SqlParam[]): Promise<unknown[][]>;
 }
 
 /**
@@ -58,6 +63,14 @@ export interface Dialect {
   indexHint(index: string): string;
   /** An expression building a JSON array of the given columns, read back with parseJsonRow. */
   jsonArray(columns: string): string;
+  /**
+   * A statement whose one column is each row's JSON object text, compact (no spaces, as
+   * JSON.stringify writes it), keys in the order given: `columns` are [key, expression] pairs over
+   * the rows of `from` (the FROM … ORDER BY … LIMIT tail, which must order by `id`, a column).
+   */
+  jsonRecords(columns: ReadonlyArray<readonly [string, string]>, from: string): string;
+  /** The JSON value [] as an expression, for a pair of jsonObjectText. */
+  readonly emptyJsonArray: string;
   parseJsonRow(value: unknown): unknown[];
   /** The text naming the columns of a unique-key violation, or undefined for any other error. */
   uniqueViolation(err: unknown): string | undefined;

@@ -1,4 +1,4 @@
-import type { ListedTask, Task, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
+import type { ListedTask, PublicTaskField, Task, TaskJsonPage, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
 import type { Dialect, SqlDb } from './db.js';
 
 /** Columns in the order of the Task fields below; rows are read as arrays (see Conn.getRaw). */
@@ -59,6 +59,38 @@ function values(t: Task): Array<string | number | null> {
 }
 
 const ROW = `(?, ${COLUMNS.map(() => '?').join(', ')})`;
+const CHILDREN = '(SELECT count(*) FROM tasks c WHERE c.user_pk = t.user_pk AND c.parent = t.id AND c.parent <> 0)';
+
+/**
+ * Each public field as a SQL expression over the row `t` (and `m`, the calling app's meta), for
+ * pageJson. The same record as the presenter's (src/features/tasks/task-writers.ts), which a test
+ * compares field by field on both databases: times are floating (the start of the date's day plus
+ * the time, 0 without a time), nothing is shared yet. Only names of this fixed table reach the SQL.
+ */
+function publicExpression(field: PublicTaskField, dialect: Dialect): string {
+  switch (field) {
+    case 'children':
+      return CHILDREN;
+    case 'order':
+      return 't.ord';
+    case 'duetime':
+      return 'CASE WHEN t.duetime IS NULL THEN 0 ELSE (t.duedate / 86400) * 86400 + t.duetime END';
+    case 'starttime':
+      return 'CASE WHEN t.starttime IS NULL THEN 0 ELSE (t.startdate / 86400) * 86400 + t.starttime END';
+    case 'meta':
+      return 'm.meta';
+    case 'shared':
+    case 'sharedowner':
+    case 'addedby':
+      return '0';
+    case 'sharedwith':
+    case 'attachment':
+      return dialect.emptyJsonArray;
+    default:
+      return `t.${field}`;
+  }
+}
+
 const INSERT_INTO = `INSERT INTO tasks (user_pk, ${COLUMNS.join(', ')}) VALUES `;
 
 /**
@@ -95,7 +127,8 @@ export class SqlTasks implements TasksRepo {
     return row ? toTask(row) : null;
   }
 
-  async page(userPk: number, q: TaskQuery): Promise<TaskPage> {
+  /** What page() and pageJson() share: the filter, the index hint, and the total. */
+  private query(userPk: number, q: TaskQuery) {
     // The WHERE clause is built from fixed fragments; every value is a bound parameter.
     const where = ['t.user_pk = ?'];
     const params: number[] = [userPk];
@@ -109,29 +142,38 @@ export class SqlTasks implements TasksRepo {
     // may prefer walking all of an account's rows by id (to skip a sort) over the modified index;
     // naming the index keeps `after=`/`before=` reads proportional to what changed.
     const byModified = (q.after !== undefined || q.before !== undefined) && q.id === undefined ? this.dialect.indexHint('tasks_by_modified') : '';
-    const children = q.withChildren
-      ? '(SELECT count(*) FROM tasks c WHERE c.user_pk = t.user_pk AND c.parent = t.id AND c.parent <> 0)'
-      : '0';
     const join = q.metaFor !== undefined ? 'LEFT JOIN task_meta m ON m.user_pk = t.user_pk AND m.task_id = t.id AND m.client_pk = ?' : '';
-    const meta = q.metaFor !== undefined ? 'm.meta' : 'NULL';
     const num = Math.max(0, q.num);
-    const rows =
-      num === 0
-        ? []
-        : await this.db.allRaw(
-            `SELECT ${this.asJson}, ${children}, ${meta} FROM tasks t ${byModified} ${join} WHERE ${filter} ORDER BY t.id LIMIT ? OFFSET ?`,
-            ...(q.metaFor !== undefined ? [q.metaFor] : []),
-            ...params,
-            num,
-            q.start,
-          );
-    // A first page that holds every match needs no separate count (the common incremental sync).
-    const total =
-      q.start === 0 && rows.length < num
-        ? rows.length
-        : Number(((await this.db.get<{ n: number }>(`SELECT count(*) AS n FROM tasks t ${byModified} WHERE ${filter}`, ...params)) as { n: number }).n);
+    return {
+      num,
+      /** The rows' FROM … LIMIT tail, for a statement of the caller's select list. */
+      from: `FROM tasks t ${byModified} ${join} WHERE ${filter} ORDER BY t.id LIMIT ? OFFSET ?`,
+      /** The rows' parameters, in the order of the tail's placeholders. */
+      params: [...(q.metaFor !== undefined ? [q.metaFor] : []), ...params, num, q.start],
+      // A first page that holds every match needs no separate count (the common incremental sync).
+      total: async (got: number): Promise<number> =>
+        q.start === 0 && got < num
+          ? got
+          : Number(((await this.db.get<{ n: number }>(`SELECT count(*) AS n FROM tasks t ${byModified} WHERE ${filter}`, ...params)) as { n: number }).n),
+    };
+  }
+
+  async page(userPk: number, q: TaskQuery): Promise<TaskPage> {
+    const query = this.query(userPk, q);
+    const children = q.withChildren ? CHILDREN : '0';
+    const meta = q.metaFor !== undefined ? 'm.meta' : 'NULL';
+    const rows = query.num === 0 ? [] : await this.db.allRaw(`SELECT ${this.asJson}, ${children}, ${meta} ${query.from}`, ...query.params);
+    const total = await query.total(rows.length);
     const tasks = rows.map((r) => toListed(this.dialect.parseJsonRow(r[0]), Number(r[1]), r[2] as string | null));
     return { total, tasks };
+  }
+
+  async pageJson(userPk: number, q: TaskQuery, fields: readonly PublicTaskField[]): Promise<TaskJsonPage> {
+    const query = this.query(userPk, { ...q, metaFor: fields.includes('meta') ? q.metaFor : undefined });
+    const columns = fields.map((f) => [f, publicExpression(f, this.dialect)] as const);
+    // The select list follows the fields asked for: too many variants to keep each one prepared.
+    const rows = query.num === 0 ? [] : await this.db.allRawOnce(this.dialect.jsonRecords(columns, query.from), ...query.params);
+    return { total: await query.total(rows.length), rows: rows.map((r) => r[0] as string) };
   }
 
   async insert(userPk: number, task: Task): Promise<void> {

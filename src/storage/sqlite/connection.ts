@@ -44,6 +44,11 @@ export class Conn {
     return s;
   }
 
+  /** allRaw() prepared for this call only (see SqlDb.allRawOnce). */
+  allRawOnce(sql: string, ...params: SqlParam[]): unknown[][] {
+    return this.db.prepare(sql).raw(true).all(...params) as unknown[][];
+  }
+
   all<T>(sql: string, ...params: SqlParam[]): T[] {
     return this.stmt(sql).all(...params) as T[];
   }
@@ -80,6 +85,10 @@ export class SqliteDb implements SqlDb {
   async run(sql: string, ...params: SqlParam[]): Promise<number> {
     return this.c.run(sql, ...storableParams(params)).changes;
   }
+
+  async allRawOnce(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
+    return this.c.allRawOnce(sql, ...storableParams(params));
+  }
 }
 
 export const sqliteDialect: Dialect = {
@@ -89,6 +98,8 @@ export const sqliteDialect: Dialect = {
   shareLock: '',
   indexHint: (index) => `INDEXED BY ${index}`,
   jsonArray: (columns) => `json_array(${columns})`,
+  jsonRecords: (columns, from) => `SELECT json_object(${columns.map(([k, e]) => `'${k}', ${e}`).join(', ')}) ${from}`,
+  emptyJsonArray: `json('[]')`,
   parseJsonRow: (value) => JSON.parse(value as string) as unknown[],
   uniqueViolation(err) {
     const e = err as { code?: string; message?: string };

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { newTask } from '../../../test/factories.js';
+import { signIn, testContext, type TestContext } from '../../../test/harness.js';
+import type { Account, Task } from '../../storage/store.js';
+import { ALWAYS_FIELDS, OPTIONAL_FIELDS, type FieldSet } from './task-fields.js';
+import { taskWriter } from './task-writers.js';
+
+/**
+ * tasks/get in JSON is written by the database (TasksRepo.pageJson), everything else by the
+ * presenter's compiled writers: the two descriptions of the public record must agree, byte for
+ * byte, for every field and on every database.
+ */
+describe('the public task record: database JSON equals the presenter', () => {
+  let ctx: TestContext;
+  let account: Account;
+  let clientPk: number;
+
+  const DAY = 86400;
+  const tasks: Task[] = [
+    newTask(1),
+    newTask(2, {
+      title: 'Quotes " and \\ backslash, <xml> & ampersand',
+      tag: 'ünï, 😀, 日本',
+      note: 'line 1\nline 2\r\n\ttab \u0001 control \u001f and \u007f, e\u0301, 🎉',
+      duedate: 20_000 * DAY + 43200,
+      duetime: 9 * 3600 + 60,
+      startdate: 19_990 * DAY + 43200,
+      starttime: 0,
+      repeat: 'FREQ=WEEKLY;BYDAY=MO',
+      priority: -1,
+      star: 1,
+      completed: 20_001 * DAY + 43200,
+      remind: 43200,
+      length: 2_147_483_647,
+      timer: 12,
+      timeron: 1_700_000_000,
+      previous: 1,
+      folder: 3,
+      context: 4,
+      goal: 5,
+      location: 6,
+    }),
+    // A time without a date (1 Jan 1970), a subtask with an order.
+    newTask(3, { duetime: 3600, starttime: null, parent: 2, ord: 4 }),
+    newTask(4, { title: '', note: '', tag: '' }),
+  ];
+
+  before(async () => {
+    ctx = await testContext();
+    const signed = await signIn(ctx);
+    account = signed.account;
+    clientPk = signed.app.client.pk;
+    await ctx.deps.store.transaction(async (tx) => {
+      await tx.tasks.insertMany(account.pk, tasks);
+      await tx.tasks.setMeta(account.pk, 2, clientPk, 'app data "quoted"\n');
+    });
+  });
+  after(() => ctx.close());
+
+  const fieldSets: Array<[string, FieldSet]> = [
+    ['no optional field', []],
+    ['every optional field', OPTIONAL_FIELDS],
+    ['the times and meta', ['duetime', 'starttime', 'meta']],
+    ['children and the lists', ['children', 'sharedwith', 'attachment', 'order']],
+  ];
+  for (const [name, fields] of fieldSets) {
+    it(name, async () => {
+      const query = { start: 0, num: 1000, withChildren: fields.includes('children'), metaFor: fields.includes('meta') ? clientPk : undefined };
+      const fromDb = await ctx.deps.store.read.tasks.pageJson(account.pk, query, [...ALWAYS_FIELDS, ...fields]);
+      const listed = await ctx.deps.store.read.tasks.page(account.pk, query);
+      const w = taskWriter(fields);
+      assert.equal(fromDb.total, 4);
+      assert.deepEqual(fromDb.rows, listed.tasks.map((t) => w.json(t)));
+    });
+  }
+
+  it('pages and filters like page(): the same tasks, the same total', async () => {
+    const query = { start: 1, num: 2, comp: 0 as const, withChildren: false };
+    const fromDb = await ctx.deps.store.read.tasks.pageJson(account.pk, query, ['id']);
+    const listed = await ctx.deps.store.read.tasks.page(account.pk, query);
+    assert.deepEqual(fromDb.rows, listed.tasks.map((t) => `{"id":${t.id}}`));
+    assert.equal(fromDb.total, listed.total);
+  });
+});

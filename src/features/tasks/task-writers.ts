@@ -1,0 +1,113 @@
+import { BoundedMap } from '../../lib/bounded-map.js';
+import { escapeText, writeValue, type PublicValue } from '../../http/xml.js';
+import type { ListedTask } from '../../storage/store.js';
+import { ALWAYS_FIELDS, type FieldSet, type OptionalField } from './task-fields.js';
+import { floatingTime } from './task-rules.js';
+
+/**
+ * The public task record, described once: for each public field, how it is read from a task
+ * (a JavaScript expression over `t`, a ListedTask) and what kind of value it is. The JSON and the
+ * XML writers of every field set are compiled from this table, so the two formats cannot differ.
+ *
+ * Why compiled writers: the earlier record object, grown key by key up to 35 keys, turned into a
+ * dictionary in V8, and building it then JSON.stringify cost 5 ms per 1000 tasks; writing the text
+ * straight from the task costs 0.7 ms, below JSON.stringify of the finished body (2.2 ms), and less
+ * than fast-json-stringify over a fixed-shape record (0.9 ms; docs/decisions/0007). The code is
+ * built only from this table's constant fragments, never from input.
+ */
+type Kind = 'int' | 'text' | 'nullableText' | 'list';
+
+const FIELDS: Readonly<Record<(typeof ALWAYS_FIELDS)[number] | OptionalField, { readonly read: string; readonly kind: Kind }>> = {
+  id: { read: 't.id', kind: 'int' },
+  title: { read: 't.title', kind: 'text' },
+  modified: { read: 't.modified', kind: 'int' },
+  completed: { read: 't.completed', kind: 'int' },
+  tag: { read: 't.tag', kind: 'text' },
+  folder: { read: 't.folder', kind: 'int' },
+  context: { read: 't.context', kind: 'int' },
+  goal: { read: 't.goal', kind: 'int' },
+  location: { read: 't.location', kind: 'int' },
+  parent: { read: 't.parent', kind: 'int' },
+  children: { read: 't.children', kind: 'int' },
+  order: { read: 't.ord', kind: 'int' },
+  duedate: { read: 't.duedate', kind: 'int' },
+  duedatemod: { read: 't.duedatemod', kind: 'int' },
+  startdate: { read: 't.startdate', kind: 'int' },
+  duetime: { read: 'h.floatingTime(t.duedate, t.duetime)', kind: 'int' },
+  starttime: { read: 'h.floatingTime(t.startdate, t.starttime)', kind: 'int' },
+  remind: { read: 't.remind', kind: 'int' },
+  repeat: { read: 't.repeat', kind: 'text' },
+  status: { read: 't.status', kind: 'int' },
+  length: { read: 't.length', kind: 'int' },
+  priority: { read: 't.priority', kind: 'int' },
+  star: { read: 't.star', kind: 'int' },
+  added: { read: 't.added', kind: 'int' },
+  timer: { read: 't.timer', kind: 'int' },
+  timeron: { read: 't.timeron', kind: 'int' },
+  note: { read: 't.note', kind: 'text' },
+  meta: { read: 't.meta', kind: 'nullableText' },
+  previous: { read: 't.previous', kind: 'int' },
+  // Collaboration is not offered yet: nothing is shared, nobody assigned anything.
+  shared: { read: '0', kind: 'int' },
+  sharedowner: { read: '0', kind: 'int' },
+  sharedwith: { read: 'h.none', kind: 'list' },
+  addedby: { read: '0', kind: 'int' },
+  via: { read: 't.via', kind: 'int' },
+  attachment: { read: 'h.none', kind: 'list' },
+};
+
+/** What the compiled code may call: nothing else is in its scope. */
+const HELPERS = Object.freeze({
+  floatingTime,
+  escapeText,
+  writeValue,
+  none: Object.freeze([]) as readonly PublicValue[],
+});
+
+type Field = keyof typeof FIELDS;
+
+function jsonPiece(name: Field): string {
+  const { read, kind } = FIELDS[name];
+  const key = JSON.stringify(`,"${name}":`).slice(0, -1);
+  const value = kind === 'int' ? read : kind === 'nullableText' ? `(${read} === null ? 'null' : JSON.stringify(${read}))` : `JSON.stringify(${read})`;
+  return `${key}" + ${value}`;
+}
+
+function xmlPiece(name: Field): string {
+  const { read, kind } = FIELDS[name];
+  if (kind === 'list') return `h.writeValue(${JSON.stringify(name)}, ${read})`;
+  const value = kind === 'int' ? read : `h.escapeText(${read})`;
+  return `"<${name}>" + ${value} + "</${name}>"`;
+}
+
+/** Writes one task as JSON or XML text; `ref` (the client's, on add) comes last when given. */
+export interface TaskWriter {
+  json(task: ListedTask, ref?: string | number): string;
+  xml(task: ListedTask, ref?: string | number): string;
+}
+
+function compile(names: readonly Field[]): TaskWriter {
+  // {"id":…: the first piece opens the object instead of following a comma.
+  const json = `return "{" + ${names.map(jsonPiece).join(' + ').replace(/^",/, '"')} + (ref === undefined ? "}" : ',"ref":' + JSON.stringify(ref) + "}");`;
+  const xml = `return "<task>" + ${names.map(xmlPiece).join(' + ')} + (ref === undefined ? "" : "<ref>" + h.escapeText(ref) + "</ref>") + "</task>";`;
+  const toJson = new Function('h', 't', 'ref', json) as (h: typeof HELPERS, t: ListedTask, ref?: string | number) => string;
+  const toXml = new Function('h', 't', 'ref', xml) as (h: typeof HELPERS, t: ListedTask, ref?: string | number) => string;
+  return { json: (t, ref) => toJson(HELPERS, t, ref), xml: (t, ref) => toXml(HELPERS, t, ref) };
+}
+
+/**
+ * One writer per field set, compiled on first use. A bounded cache: field sets are few in
+ * practice, and a client inventing new ones costs a compile each (well under a millisecond), not
+ * memory.
+ */
+const writers = new BoundedMap<string, TaskWriter>(512);
+
+export function taskWriter(fields: FieldSet): TaskWriter {
+  const key = fields.join(',');
+  let w = writers.get(key);
+  if (!w) {
+    w = compile([...ALWAYS_FIELDS, ...fields]);
+    writers.set(key, w);
+  }
+  return w;
+}
