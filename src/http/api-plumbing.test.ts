@@ -345,7 +345,11 @@ describe('logs', () => {
       const encoded = await ctx.app.inject({ method: 'GET', url: `/3/account/get.php?access%5Ftoken=${tokens.access_token}&f=xml` });
       assert.equal(encoded.statusCode, 200, 'the encoded name authenticates');
       await ctx.app.inject({ method: 'GET', url: `/3/account/get.php?%61ccess_token=${tokens.access_token}&ACCESS_TOKEN=${tokens.access_token}` });
+      // A consent request id is a bearer of a pending authorization: redacted too.
+      const pendingId = 'p'.repeat(43);
+      await ctx.app.inject({ method: 'GET', url: `/3/account/authorize.php?request=${pendingId}` });
       const log = lines.join('');
+      assert.ok(!log.includes(pendingId), 'the consent request id is not logged');
       assert.ok(lines.length >= 5, 'one line per request');
       for (const secret of [code, tokens.access_token, tokens.refresh_token, app.clientSecret]) {
         assert.ok(!log.includes(secret), `log contains ${secret.slice(0, 6)}…`);

@@ -1,7 +1,7 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /** Query parameters that carry credentials; their values never reach a log line. */
-const SECRET_PARAMS = new Set(['access_token', 'refresh_token', 'code', 'client_secret', 'password', 'state', '_csrf', 'code_verifier']);
+const SECRET_PARAMS = new Set(['access_token', 'refresh_token', 'code', 'client_secret', 'password', 'state', '_csrf', 'code_verifier', 'request']);
 
 function decodedName(raw: string): string {
   try {

@@ -245,9 +245,33 @@ describe('authorize page', () => {
     await b.post(PATH, { ...hiddenInputs(consent.body.slice(consent.body.lastIndexOf('<form'))) });
     await signedIn(ctx, app, other, b);
     const res = await b.post(PATH, { ...hiddenInputs(consent.body), action: 'allow' });
-    assert.equal(res.statusCode, 200, 'the page is shown again, nothing is issued');
+    // Changed on review: the page used to be shown again for the account signed in now, carrying
+    // the first request's state and challenge; a request belongs to the session it was shown to.
+    assert.equal(res.statusCode, 400, 'the page has expired, nothing is issued');
     assert.equal(res.headers['location'], undefined);
-    assert.match(res.body, new RegExp(other.email.replace(/[.]/g, '\\.')));
+    assert.match(res.body, /This page has expired/);
+  });
+
+  it("a consent request id used from another browser gets nothing, not even the request's state", async () => {
+    // Fresh accounts: the sign-in throttle counts per account, and later tests sign in as `account`.
+    const victim = await signedIn(ctx, app, await createAccount(ctx));
+    const consent = await victim.get(authorizeUrl(app, { state: 'victim-state-123' }));
+    const fields = hiddenInputs(consent.body);
+    const signoutFields = hiddenInputs(consent.body.slice(consent.body.lastIndexOf('<form')));
+    const attacker = await signedIn(ctx, app, await createAccount(ctx));
+    // The attacker's own CSRF token, the victim's request id, each of the answers.
+    const own = hiddenInputs((await attacker.get(authorizeUrl(app))).body);
+    for (const action of ['allow', 'deny', undefined]) {
+      const form = { _csrf: own['_csrf'], request: action === undefined ? signoutFields['request'] : fields['request'], ...(action && { action }) };
+      const res = await attacker.post(PATH, form);
+      assert.equal(res.statusCode, 400, String(action));
+      assert.equal(res.headers['location'], undefined);
+      assert.doesNotMatch(res.body, /victim-state-123/);
+    }
+    // The victim's own page still works.
+    const mine = await victim.post(PATH, { ...fields, action: 'allow' });
+    assert.equal(mine.statusCode, 303);
+    assert.equal(new URL(mine.headers['location'] as string).searchParams.get('state'), 'victim-state-123');
   });
 
   it('a device cookie the server did not issue for the account is replaced at sign-in', async () => {

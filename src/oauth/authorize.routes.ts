@@ -43,7 +43,8 @@ function authorizeParams(p: Params): AuthorizeParams {
     clientId: p.text('client_id'),
     state: p.get('state'),
     scope: p.get('scope'),
-    redirectUri: p.get('redirect_uri'),
+    // RFC 6749 3.1: a parameter sent without a value is treated as omitted (as the token endpoint does).
+    redirectUri: p.get('redirect_uri') || undefined,
     codeChallenge: p.text('code_challenge'),
     codeChallengeMethod: p.text('code_challenge_method'),
   };
@@ -149,17 +150,19 @@ export function authorizeRoutes(app: FastifyInstance, deps: Deps): void {
     const consent = await findConsent(deps, requestId);
     if (!consent || requestId === undefined) return expired(reply);
     const sessionId = request.cookies[names.session];
+    if (sessionId === undefined || (await sessionAccount(deps, sessionId)) === null) {
+      return showConsentOrSignIn(request, reply, consent.request, 'Your session has ended. Please sign in again.');
+    }
+    // Only the session the page was shown to may use it, for any answer: a request id seen
+    // elsewhere must not carry its app's state and challenge into another browser's pages (a
+    // code for the wrong account, delivered with the victim's state). Another tab that signed in
+    // as someone else since makes the page expire: start again from the app.
+    if (!shownTo(consent, sessionId)) return expired(reply);
     if (choice === 'signout') {
       await endSession(deps, sessionId);
       reply.clearCookie(names.session, cookieOptions(https));
       return showConsentOrSignIn(request, reply, consent.request);
     }
-    if (sessionId === undefined || (await sessionAccount(deps, sessionId)) === null) {
-      return showConsentOrSignIn(request, reply, consent.request, 'Your session has ended. Please sign in again.');
-    }
-    // Only the session the page was shown to may answer it: another tab may have signed in as
-    // someone else since. Then the page is shown again, for the account signed in now.
-    if (!shownTo(consent, sessionId)) return showConsentOrSignIn(request, reply, consent.request);
     const location = await answerConsent(deps, requestId, sessionId, choice === 'allow');
     // Answered in the meantime (a second click, another tab): one consent, one code.
     if (location === null) return expired(reply);

@@ -74,7 +74,9 @@ describe('consent grants exactly what the page showed', () => {
     const other = await signedIn(ctx, app, await createAccount(ctx));
     const otherCsrf = hiddenInputs((await other.get(authorizeUrl(app))).body)['_csrf'] as string;
     const res = await other.post(PATH, { request: fields['request'], _csrf: otherCsrf, action: 'allow' });
-    assert.equal(res.statusCode, 200, 'the other browser sees a consent page of its own');
+    // Changed on review: it used to show the other browser a consent page of its own, carrying
+    // this request's state and challenge; a request belongs to the session it was shown to.
+    assert.equal(res.statusCode, 400, 'the other browser gets the expired page');
     assert.equal(res.headers['location'], undefined);
     assert.ok(codeOf(await b.post(PATH, { ...fields, action: 'allow' })), 'the page is still answerable by its own session');
   });
@@ -130,6 +132,7 @@ describe('where a post comes from (Origin, Sec-Fetch-Site)', () => {
   const accepted: Array<[string, Record<string, string>]> = [
     ['a same-origin post from PUBLIC_URL', { 'sec-fetch-site': 'same-origin', origin: 'http://127.0.0.1:3000' }],
     ['Origin alone (a browser without Sec-Fetch-Site)', { origin: 'http://127.0.0.1:3000' }],
+    ['Sec-Fetch-Site: none (a navigation the user started)', { 'sec-fetch-site': 'none', origin: 'http://127.0.0.1:3000' }],
     ['neither header (an older browser, curl): the CSRF token decides', {}],
   ];
   for (const [name, headers] of accepted) {

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, authorize, createAccount, createApp, testContext, tokenRequest, type TestApp, type TestContext, type TokenPair } from '../../test/harness.js';
 import { withContext } from '../../test/with-context.js';
-import { sha256Hex } from '../lib/crypto.js';
+import { createDeps } from '../deps.js';
+import type { ApiError } from '../errors.js';
+import { openWith, sha256Hex } from '../lib/crypto.js';
+import { grantTokens, RETRY_PURPOSE } from './token.service.js';
+
+const NO_INFO = { vers: null, os: null, device: null, udid: null };
 
 const errorCode = (res: { json(): unknown }): number | undefined => (res.json() as { errorCode?: number }).errorCode;
 
@@ -83,6 +88,41 @@ describe('refresh reuse interval (REFRESH_TOKEN_REUSE_SECONDS, 30 by default)', 
     assert.ok(kept);
     for (const secret of [next.access_token, next.refresh_token, first.refresh_token]) assert.ok(!kept.sealed.includes(secret));
     assert.equal(kept.until, (await ctx.deps.store.read.oauth.token(sha256Hex(first.refresh_token)))?.usedAt as number + 30);
+  });
+
+  it('the seal opens with the spent token only: not with its hash, which the database holds', async () => {
+    const first = await authorize(ctx, await createAccount(ctx), app, 'basic');
+    const next = (await refresh(first.refresh_token)).json() as TokenPair;
+    const kept = await ctx.deps.store.read.oauth.retryAnswer(sha256Hex(first.refresh_token));
+    assert.ok(kept);
+    assert.equal(openWith(sha256Hex(first.refresh_token), RETRY_PURPOSE, kept.sealed), undefined);
+    assert.equal(openWith(next.refresh_token, RETRY_PURPOSE, kept.sealed), undefined);
+    assert.equal((JSON.parse(openWith(first.refresh_token, RETRY_PURPOSE, kept.sealed) as string) as { refreshToken: string }).refreshToken, next.refresh_token);
+  });
+
+  it('a setting lowered since the rotation applies at once to the answers kept before', async () => {
+    const first = await authorize(ctx, await createAccount(ctx), app, 'basic');
+    (await refresh(first.refresh_token)).json();
+    ctx.clock.advance(10);
+    // The same database, served with REFRESH_TOKEN_REUSE_SECONDS=5 (a restart with a new setting).
+    const lowered = createDeps({ ...ctx.config, refreshTokenReuseSeconds: 5 }, ctx.deps.store, ctx.clock);
+    await assert.rejects(
+      grantTokens(lowered, app.client, { grantType: 'refresh_token', refreshToken: first.refresh_token, code: undefined, redirectUri: undefined, scope: undefined, codeVerifier: undefined, info: NO_INFO }),
+      (err: ApiError) => err.code === 102,
+    );
+  });
+
+  it('an answer whose access token has run out (the family reached its end) is not given again: a replay', async () => {
+    await withContext({ REFRESH_TOKEN_MAX_AGE_DAYS: '1' }, async (short) => {
+      const shortApp = await createApp(short);
+      const first = await authorize(short, await createAccount(short), shortApp, 'basic');
+      short.clock.advance(86400 - 10);
+      const next = (await tokenRequest(short, shortApp, { grant_type: 'refresh_token', refresh_token: first.refresh_token })).json() as TokenPair;
+      assert.equal(next.expires_in, 10, 'cut to the end of the family');
+      short.clock.advance(15);
+      const again = await tokenRequest(short, shortApp, { grant_type: 'refresh_token', refresh_token: first.refresh_token });
+      assert.equal(errorCode(again), 102, `no answer with a spent access token: ${again.body}`);
+    });
   });
 
   it('with REFRESH_TOKEN_REUSE_SECONDS=0, every reuse is a replay, as before the interval existed', async () => {

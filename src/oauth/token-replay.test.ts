@@ -39,6 +39,22 @@ describe('token endpoint: what a replay and a malformed verifier must not get pa
     }
   });
 
+  it('a spent PKCE code presented again revokes only when its verifier comes with it (a code seen in transit cannot end the authorization)', async () => {
+    const verifier = 'v'.repeat(50);
+    const challenge = createHash('sha256').update(verifier, 'ascii').digest('base64url');
+    const req = { client: app.client, state: 's', scope: 'basic', scopeWords: ['basic'], codeChallenge: challenge, redirectUri: null };
+    const code = new URL(await ctx.deps.store.transaction((tx) => createCode(ctx.deps, tx, req, account.pk))).searchParams.get('code') as string;
+    const tokens = (await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, code_verifier: verifier })).json() as TokenPair;
+    for (const wrong of [undefined, 'w'.repeat(50)]) {
+      const res = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, ...(wrong && { code_verifier: wrong }) });
+      assert.equal(errorCode(res), 102);
+      assert.equal((await api(ctx, tokens.access_token, '/3/account/get.php')).statusCode, 200, 'not revoked');
+    }
+    const replay = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, code_verifier: verifier });
+    assert.match((replay.json() as { errorDesc: string }).errorDesc, /revoked/);
+    assert.equal((await api(ctx, tokens.access_token, '/3/account/get.php')).statusCode, 401, 'revoked with the verifier');
+  });
+
   it('a code_verifier that hashes to the challenge but is not 43 to 128 unreserved characters is refused (RFC 7636 4.1)', async () => {
     for (const verifier of ['short', 'x'.repeat(42), 'a'.repeat(129), `${'a'.repeat(42)} `, `${'a'.repeat(42)}+`]) {
       const challenge = createHash('sha256').update(verifier, 'ascii').digest('base64url');

@@ -141,6 +141,11 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
         codeVerifier: p.text('code_verifier'),
         info: clientInfo(p),
       });
+      if (issued.retriedGrant !== undefined) {
+        // Normal for a client whose answer was lost or two processes sharing a token file; a trail
+        // for the rarer case of a thief using a token within the interval (docs/decisions/0011).
+        request.log.warn({ grant: issued.retriedGrant }, 'a just-spent refresh token came again within REFRESH_TOKEN_REUSE_SECONDS: its answer was given again');
+      }
       return sendBody(
         request,
         reply,

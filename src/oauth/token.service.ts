@@ -28,6 +28,8 @@ export interface IssuedTokens {
   readonly expiresIn: number;
   readonly scope: string;
   readonly refreshToken: string;
+  /** Set when this answer was given again within the reuse interval: the grant, for the log. */
+  readonly retriedGrant?: number;
 }
 
 type Outcome = { ok: IssuedTokens } | { fail: string; revokedGrant?: number };
@@ -91,6 +93,10 @@ async function exchangeCode(deps: Deps, tx: Repos, client: Client, req: TokenReq
   // A code of another app fails without being spent: it still belongs to its own app.
   if (!code || code.clientPk !== client.pk) return fail('invalid authorization code');
   if (code.usedAt !== null) {
+    // With PKCE, only the holder of the verifier can have spent the code: a replay without it is
+    // someone who saw the code in transit, and revoking on their word would let them end the real
+    // client's authorization. Without PKCE anyone holding the code may be either (RFC 6749 4.1.2).
+    if (code.codeChallenge !== null && checkVerifier(code.codeChallenge, req.codeVerifier)) return fail('authorization code was already used');
     if (code.grantId !== null && (await tx.oauth.revokeGrant(code.grantId, now, 'code replayed'))) {
       return { fail: 'authorization code was already used; the tokens issued from it are revoked', revokedGrant: code.grantId };
     }
@@ -147,7 +153,7 @@ async function rotateRefresh(deps: Deps, tx: Repos, client: Client, req: TokenRe
   if (old.grantRevokedAt !== null) return fail('refresh token has been revoked');
   if (old.usedAt !== null) {
     const again = await retriedAnswer(deps, tx, old.hash, old.usedAt, req.refreshToken, now);
-    if (again) return { ok: again };
+    if (again) return { ok: { ...again, retriedGrant: old.grantId } };
     await tx.oauth.revokeGrant(old.grantId, now, 'refresh token replayed');
     return { fail: 'refresh token was already used; this authorization is revoked', revokedGrant: old.grantId };
   }
@@ -177,7 +183,7 @@ async function rotateRefresh(deps: Deps, tx: Repos, client: Client, req: TokenRe
  * and the family stays one line. The answer is kept sealed under a key derived from the spent
  * token, which the database does not hold (only its hash): a copy of the database opens nothing.
  */
-const RETRY_PURPOSE = 'refresh retry answer';
+export const RETRY_PURPOSE = 'refresh retry answer';
 
 interface KeptAnswer {
   readonly accessToken: string;
