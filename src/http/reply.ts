@@ -23,7 +23,8 @@ export interface RecordBody {
  * field set, docs/decisions/0007). Each format is written only when asked for.
  */
 export interface TextBody {
-  readonly text: { readonly json: () => string; readonly xml: () => string };
+  /** JSON as text, or as UTF-8 bytes when it was assembled from bytes (sent as they are). */
+  readonly text: { readonly json: () => string | Buffer; readonly xml: () => string | Buffer };
 }
 
 export type Format = 'json' | 'xml';

@@ -77,8 +77,12 @@ export type PublicTaskField =
 /** A page of tasks as the database wrote them: each one's public JSON object. */
 export interface TaskJsonPage {
   readonly total: number;
-  /** One JSON object per task, with exactly the fields asked for, in that order. */
-  readonly rows: readonly string[];
+  /**
+   * One JSON object per task, with exactly the fields asked for, in that order, as UTF-8 bytes:
+   * the answer is sent as bytes, so text the database already holds as UTF-8 is never decoded
+   * into a string only to be measured and encoded again.
+   */
+  readonly rows: readonly Buffer[];
 }
 
 export interface Tombstone {

@@ -5,24 +5,34 @@ import type { ListedTask, Tombstone } from '../../storage/store.js';
 import type { FieldSet } from './task-fields.js';
 import { taskWriter } from './task-writers.js';
 
-/** Tasks or inline errors, each written by itself and joined: one array in JSON, one root in XML. */
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+const CLOSE_TASKS = Buffer.from('</tasks>');
+
+/**
+ * Tasks or inline errors, each written by itself and joined: one array in JSON, one root in XML.
+ * Joined as bytes: each item's text is encoded while it is small, and the answer is one buffer
+ * whose length is known, instead of one long concatenation that sending would first flatten,
+ * then measure, then encode (a third of the cost of a 1000-task XML answer, measured).
+ */
 function written(items: ReadonlyArray<{ task: ListedTask; ref?: string | number | undefined } | ItemError>, fields: FieldSet, head?: { json: string; xml: string }): TextBody {
   const w = taskWriter(fields);
   return {
     text: {
       json() {
-        let s = head ? `[${head.json}` : '[';
-        let first = head === undefined;
-        for (const it of items) {
-          s += (first ? '' : ',') + ('errorCode' in it ? JSON.stringify(it) : w.json(it.task, it.ref));
-          first = false;
-        }
-        return `${s}]`;
+        const parts: Buffer[] = [Buffer.from(head ? `[${head.json}` : '[')];
+        items.forEach((it, i) => {
+          if (i > 0 || head) parts.push(COMMA);
+          parts.push(Buffer.from('errorCode' in it ? JSON.stringify(it) : w.json(it.task, it.ref)));
+        });
+        parts.push(CLOSE);
+        return Buffer.concat(parts);
       },
       xml() {
-        let s = `${XML_DECLARATION}${head ? head.xml : '<tasks>'}`;
-        for (const it of items) s += 'errorCode' in it ? writeXmlNode(errorNode(it)) : w.xml(it.task, it.ref);
-        return `${s}</tasks>`;
+        const parts: Buffer[] = [Buffer.from(`${XML_DECLARATION}${head ? head.xml : '<tasks>'}`)];
+        for (const it of items) parts.push(Buffer.from('errorCode' in it ? writeXmlNode(errorNode(it)) : w.xml(it.task, it.ref)));
+        parts.push(CLOSE_TASKS);
+        return Buffer.concat(parts);
       },
     },
   };
@@ -42,11 +52,17 @@ export function taskPageBody(tasks: readonly ListedTask[], fields: FieldSet, tot
   );
 }
 
-/** tasks/get in JSON from tasks the database wrote (listTasksJson): only joined. */
-export function taskJsonPageBody(rows: readonly string[], total: number): TextBody {
+
+/** tasks/get in JSON from tasks the database wrote (listTasksJson): only joined, as bytes. */
+export function taskJsonPageBody(rows: readonly Buffer[], total: number): TextBody {
   return {
     text: {
-      json: () => `[{"num":${rows.length},"total":${total}}${rows.length > 0 ? ',' : ''}${rows.join(',')}]`,
+      json: () => {
+        const parts: Buffer[] = [Buffer.from(`[{"num":${rows.length},"total":${total}}`)];
+        for (const row of rows) parts.push(COMMA, row);
+        parts.push(CLOSE);
+        return Buffer.concat(parts);
+      },
       xml: () => {
         throw new Error('taskJsonPageBody is for JSON answers only');
       },

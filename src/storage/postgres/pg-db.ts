@@ -71,6 +71,7 @@ export const pgDialect: Dialect = {
   jsonRecords: (columns, from) =>
     `SELECT row_to_json(r)::text FROM (SELECT ${columns.map(([k, e]) => `${e} AS "${k}"`).join(', ')} ${from}) r ORDER BY r."id"`,
   emptyJsonArray: `'[]'::json`,
+  jsonBytes: (value) => Buffer.from(value as string, 'utf8'),
   // node-postgres parses json columns already.
   parseJsonRow: (value) => (typeof value === 'string' ? (JSON.parse(value) as unknown[]) : (value as unknown[])),
   uniqueViolation(err) {

@@ -69,6 +69,9 @@ export interface Dialect {
    * the rows of `from` (the FROM … ORDER BY … LIMIT tail, which must order by `id`, a column).
    */
   jsonRecords(columns: ReadonlyArray<readonly [string, string]>, from: string): string;
+  /** A jsonRecords column value as UTF-8 bytes. */
+  jsonBytes(value: unknown): Buffer;
+
   /** The JSON value [] as an expression, for a pair of jsonObjectText. */
   readonly emptyJsonArray: string;
   parseJsonRow(value: unknown): unknown[];

@@ -173,7 +173,7 @@ export class SqlTasks implements TasksRepo {
     const columns = fields.map((f) => [f, publicExpression(f, this.dialect)] as const);
     // The select list follows the fields asked for: too many variants to keep each one prepared.
     const rows = query.num === 0 ? [] : await this.db.allRawOnce(this.dialect.jsonRecords(columns, query.from), ...query.params);
-    return { total: await query.total(rows.length), rows: rows.map((r) => r[0] as string) };
+    return { total: await query.total(rows.length), rows: rows.map((r) => this.dialect.jsonBytes(r[0])) };
   }
 
   async insert(userPk: number, task: Task): Promise<void> {

@@ -98,7 +98,9 @@ export const sqliteDialect: Dialect = {
   shareLock: '',
   indexHint: (index) => `INDEXED BY ${index}`,
   jsonArray: (columns) => `json_array(${columns})`,
-  jsonRecords: (columns, from) => `SELECT json_object(${columns.map(([k, e]) => `'${k}', ${e}`).join(', ')}) ${from}`,
+  // As a BLOB, which better-sqlite3 hands over as the bytes SQLite wrote (no UTF-8 decoding).
+  jsonRecords: (columns, from) => `SELECT CAST(json_object(${columns.map(([k, e]) => `'${k}', ${e}`).join(', ')}) AS BLOB) ${from}`,
+  jsonBytes: (value) => value as Buffer,
   emptyJsonArray: `json('[]')`,
   parseJsonRow: (value) => JSON.parse(value as string) as unknown[],
   uniqueViolation(err) {
