@@ -170,14 +170,14 @@ describe('a call is one transaction', () => {
       const { account, token } = await signIn(ctx);
       const store = ctx.deps.store as { transaction: (fn: (tx: Repos) => Promise<unknown>) => Promise<unknown> };
       const real = store.transaction.bind(store);
-      // Fail the third insert of the next call, as a full disk or a crash would.
+      // The next call's insert writes two of its three tasks, then fails, as a full disk or a
+      // crash would.
       store.transaction = (fn) =>
         real((tx) => {
-          let inserts = 0;
           const tasks = Object.create(tx.tasks) as Repos['tasks'];
-          tasks.insert = async (userPk, task) => {
-            if (++inserts === 3) throw new Error('disk full');
-            return tx.tasks.insert(userPk, task);
+          tasks.insertMany = async (userPk, batch) => {
+            await tx.tasks.insertMany(userPk, batch.slice(0, 2));
+            throw new Error('disk full');
           };
           return fn({ ...tx, tasks });
         });

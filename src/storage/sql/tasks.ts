@@ -96,9 +96,10 @@ const INSERT_INTO = `INSERT INTO tasks (user_pk, ${COLUMNS.join(', ')}) VALUES `
 /**
  * Rows per multi-row insert, largest first: a batch is split greedily into these, so that only a
  * handful of distinct statements are ever prepared (each size is one cached statement on each
- * connection). 256 rows × 30 columns stays under both databases' parameter limits.
+ * connection). 50 is a full tasks/add call, one statement; 256 rows × 30 columns stays under both
+ * databases' parameter limits.
  */
-const INSERT_SIZES = [256, 64, 16, 4, 1] as const;
+const INSERT_SIZES = [256, 50, 16, 4, 1] as const;
 const INSERTS = new Map<number, string>(INSERT_SIZES.map((n) => [n, INSERT_INTO + Array.from({ length: n }, () => ROW).join(', ')]));
 const UPDATE = `UPDATE tasks SET ${COLUMNS.slice(1).map((c) => `${c} = ?`).join(', ')} WHERE user_pk = ? AND id = ?`;
 const REFERENCE_FIELDS: ReadonlySet<TaskReference> = new Set(['folder', 'context', 'goal', 'location']);
