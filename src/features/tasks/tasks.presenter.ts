@@ -42,7 +42,8 @@ const GETTERS: Readonly<Record<OptionalField, Getter>> = {
   sharedwith: emptyList,
   addedby: none,
   via: (t) => t.via,
-  attachment: emptyList,
+  // The linked notes, outlines and lists (read-only; linked with attach/detach, an addition).
+  attachment: (t) => (t.attachment ?? []).map((a) => ({ id: a.id, kind: a.kind, name: a.name })),
 };
 
 /**

@@ -3,13 +3,13 @@ import type { AuthContext } from '../../oauth/access-tokens.js';
 import type { TaskPage, TaskQuery, Tombstone } from '../../storage/store.js';
 
 /** The filters of tasks/get, plus which costly fields were asked for. */
-type ListInput = Omit<TaskQuery, 'withChildren' | 'metaFor'> & { readonly children: boolean; readonly meta: boolean };
+type ListInput = Omit<TaskQuery, 'withChildren' | 'metaFor'> & { readonly children: boolean; readonly meta: boolean; readonly attachment: boolean };
 
 /** Default and maximum of `num` (spec 4.2); larger values are capped, not refused. */
 export const MAX_PAGE = 1000;
 
 export async function listTasks(deps: Deps, auth: AuthContext, input: ListInput): Promise<TaskPage> {
-  return deps.store.read.tasks.page(auth.userPk, {
+  const page = await deps.store.read.tasks.page(auth.userPk, {
     id: input.id,
     after: input.after,
     before: input.before,
@@ -20,6 +20,10 @@ export async function listTasks(deps: Deps, auth: AuthContext, input: ListInput)
     // meta is private to the calling app (spec 2.1).
     metaFor: input.meta ? auth.clientPk : undefined,
   });
+  if (!input.attachment || page.tasks.length === 0) return page;
+  // One read of the page's links (and their records' titles), not one per task.
+  const links = await deps.store.read.attachments.forTasks(auth.userPk, page.tasks.map((t) => t.id));
+  return { total: page.total, tasks: page.tasks.map((t) => ({ ...t, attachment: links.get(t.id) ?? [] })) };
 }
 
 export async function deletedTasks(deps: Deps, auth: AuthContext, after: number): Promise<Tombstone[]> {

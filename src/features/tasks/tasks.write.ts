@@ -4,6 +4,7 @@ import { lockAccount } from '../account/account.service.js';
 import { classifyId } from '../../http/params.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
 import type { ListedTask, Task } from '../../storage/store.js';
+import { applyLinkChanges, checkLinkChanges, readLinkChanges } from './task-attachments.js';
 import { checkReferences } from './task-checks.js';
 import { parseTaskInput, type TaskPatch } from './task-input.js';
 import { repeatCompletion } from './task-repeat.js';
@@ -17,6 +18,7 @@ export type WriteResult = { readonly task: ListedTask; readonly ref?: string | n
 export interface Wanted {
   readonly children: boolean;
   readonly meta: boolean;
+  readonly attachment: boolean;
 }
 
 /** Runs a write call: one transaction, the account's writers serialised, every item judged on its own. */
@@ -37,7 +39,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 async function view(ctx: WriteContext, task: Task, meta: string | null | undefined, wanted: Wanted, children?: number): Promise<ListedTask> {
   children ??= wanted.children && task.parent === 0 ? (await ctx.tx.tasks.childIds(ctx.account.pk, task.id)).length : 0;
   const shownMeta = wanted.meta ? (meta !== undefined ? meta : await ctx.tx.tasks.meta(ctx.account.pk, task.id, ctx.clientPk)) : null;
-  return { ...task, children, meta: shownMeta === '' ? null : shownMeta };
+  const attachment = wanted.attachment ? ((await ctx.tx.attachments.forTasks(ctx.account.pk, [task.id])).get(task.id) ?? []) : [];
+  return { ...task, children, meta: shownMeta === '' ? null : shownMeta, attachment };
 }
 
 function refOf(item: unknown): string | number | undefined {
@@ -63,7 +66,9 @@ async function addOne(ctx: WriteContext, item: unknown, wanted: Wanted): Promise
   const parsed = parseTaskInput(item, 'add');
   if ('error' in parsed) return itemError(parsed.error.code, '', parsed.error.desc);
   const p = parsed.ok.patch;
-  const problem = await checkReferences(ctx.tx, ctx.account, p, null);
+  const links = readLinkChanges(item);
+  if (links && 'code' in links) return itemError(links.code, '', links.desc);
+  const problem = (await checkReferences(ctx.tx, ctx.account, p, null)) ?? (links && (await checkLinkChanges(ctx.tx, ctx.account.pk, null, links)));
   if (problem) return itemError(problem.code, '', problem.desc);
   const full = await reserveTask(ctx);
   if (full) return full;
@@ -104,6 +109,7 @@ async function addOne(ctx: WriteContext, item: unknown, wanted: Wanted): Promise
   };
   await ctx.tx.tasks.insert(ctx.account.pk, task);
   if (p.meta) await ctx.tx.tasks.setMeta(ctx.account.pk, id, ctx.clientPk, p.meta);
+  if (links) await applyLinkChanges(ctx.tx, ctx.account.pk, id, links);
   await markParentChanged(ctx, parent);
   return { task: await view(ctx, task, p.meta ?? null, wanted, 0) };
 }
@@ -161,8 +167,10 @@ async function editOne(
   const parsed = parseTaskInput(item, 'edit');
   if ('error' in parsed) return itemError(parsed.error.code, idRef(id), parsed.error.desc);
   const p: TaskPatch = parsed.ok.patch;
-  if (Object.keys(p).length === 0) return itemError(606, idRef(id), 'Nothing was edited: the task carried no field that can be changed');
-  const problem = await checkReferences(ctx.tx, ctx.account, p, current);
+  const links = readLinkChanges(item);
+  if (links && 'code' in links) return itemError(links.code, idRef(id), links.desc);
+  if (Object.keys(p).length === 0 && !links) return itemError(606, idRef(id), 'Nothing was edited: the task carried no field that can be changed');
+  const problem = (await checkReferences(ctx.tx, ctx.account, p, current)) ?? (links && (await checkLinkChanges(ctx.tx, ctx.account.pk, id, links)));
   if (problem) return itemError(problem.code, idRef(id), problem.desc);
 
   // addedby was only checked (615/616); it is not stored.
@@ -178,7 +186,9 @@ async function editOne(
 
   const oldMeta = meta === undefined ? undefined : await ctx.tx.tasks.meta(ctx.account.pk, id, ctx.clientPk);
   const metaChanged = meta !== undefined && (meta ?? '') !== (oldMeta ?? '');
-  const changed = metaChanged || EDITABLE.some((f) => next[f] !== current[f]) || next.repeatIndex !== current.repeatIndex;
+  // A link made or removed changes the task's `attachment`: an edit like any other.
+  const linksChanged = links ? await applyLinkChanges(ctx.tx, ctx.account.pk, id, links) : false;
+  const changed = metaChanged || linksChanged || EDITABLE.some((f) => next[f] !== current[f]) || next.repeatIndex !== current.repeatIndex;
   if (changed) {
     next = { ...next, modified: await editStamp(ctx) };
     await ctx.tx.tasks.update(ctx.account.pk, next);

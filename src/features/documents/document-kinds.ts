@@ -1,0 +1,333 @@
+import type { RecordLimits } from '../../config.js';
+import { ERRORS, type ErrorCode } from '../../errors.js';
+import type { ResourceScope } from '../../oauth/scopes.js';
+import type { DocumentKind, DocumentTypes, List, ListRow, Note, Outline, Repos, StampName } from '../../storage/store.js';
+import { classifyId } from '../../http/params.js';
+import { isItem, problem, readFlag, readText, type IdForm, type Item, type Read } from './document-fields.js';
+import { readCell, readColumns, refitCells } from './list-columns.js';
+import { readNodes } from './outline-nodes.js';
+
+/**
+ * Everything that differs between notes, outlines, lists and rows, as data and a few functions.
+ * One generic service (documents.service.ts), presenter and route registrar work from these
+ * descriptions. docs/notes-and-lists.md documents each value; change both together.
+ */
+
+export type AnyDocument = DocumentTypes[DocumentKind];
+/** The fields an item sets, in stored form (a partial record of the kind). */
+export type Values = Readonly<Record<string, unknown>>;
+
+/** The state a kind's rules may consult while one write call runs. */
+export interface WriteScope {
+  readonly tx: Repos;
+  readonly userPk: number;
+  readonly limits: RecordLimits;
+}
+
+export interface DocumentCodes {
+  /** x01: a title is required (rows: the list is). */
+  readonly required: ErrorCode;
+  /** x02: more than 50 items in one call. */
+  readonly tooMany: ErrorCode;
+  /** x03: the per-account (rows: per-list) maximum. */
+  readonly max: ErrorCode;
+  readonly emptyId: ErrorCode;
+  readonly invalid: ErrorCode;
+  readonly nothingEdited: ErrorCode;
+  readonly malformed: ErrorCode;
+  /** x09, x12, x14: kinds that keep refs and versions. */
+  readonly alreadyAdded?: ErrorCode;
+  readonly missingRef?: ErrorCode;
+  readonly stale?: ErrorCode;
+}
+
+export interface DocumentSpec {
+  readonly kind: DocumentKind;
+  /** Path segment, form field of writes, and XML root of lists (`notes`). */
+  readonly plural: string;
+  /** Word of descriptions and XML element of one record (`note`). */
+  readonly noun: string;
+  readonly scope: ResourceScope;
+  readonly codes: DocumentCodes;
+  readonly idForm: IdForm;
+  /** Outlines, lists, rows: `version` +1 per edit, and an edit must carry the version it was made on. */
+  readonly versioned: boolean;
+  /** Outlines, lists, rows: add needs a `ref`, kept, and a second add with it is refused. */
+  readonly keepsRef: boolean;
+  readonly editStamp: StampName;
+  /** The stamp a delete moves (notes: lastdelete_note; the others have none of their own). */
+  readonly deleteStamp: StampName;
+  /** get answers `[{num,total}, …]` (notes) or a bare array, `null` when empty (the others). */
+  readonly pageSummary: boolean;
+  /** Rows: each belongs to a list, named by `list` on add, get and delete. */
+  readonly inList: boolean;
+  /** How many records of the kind the account (rows: the list) may hold. */
+  readonly maxRecords: (limits: RecordLimits) => number;
+  /**
+   * Reads the item's settable fields. On add (`stored` null) every required field must be there;
+   * on edit only the fields sent are read. `list` is the row's list (rows only).
+   */
+  readonly read: (item: Item, stored: AnyDocument | null, scope: WriteScope, list: List | null) => Promise<Read<Values>>;
+  /** The stored record of an add, from the values read and what the service assigned. */
+  readonly create: (values: Values, base: { id: number | string; ref: string; stamp: number; list: string }) => AnyDocument;
+  /** The record after an edit (values merged, at the new stamp). */
+  readonly merge: (stored: AnyDocument, values: Values, stamp: number) => AnyDocument;
+  /** Keeps other records consistent after a write (lists: rows after a change of columns). */
+  readonly afterWrite?: (scope: WriteScope, next: AnyDocument, stored: AnyDocument | null, stamp: number) => Promise<void>;
+}
+
+/** Fails at start-up, not on the first error answer, when a code is not in the error table. */
+function codesFrom(base: number, extra: boolean): DocumentCodes {
+  const code = (n: number): ErrorCode => {
+    if (!Object.hasOwn(ERRORS, n)) throw new Error(`error ${n} is not in the error table`);
+    return n as ErrorCode;
+  };
+  return {
+    required: code(base + 1),
+    tooMany: code(base + 2),
+    max: code(base + 3),
+    emptyId: code(base + 4),
+    invalid: code(base + 5),
+    nothingEdited: code(base + 6),
+    malformed: code(base + 11),
+    ...(extra && { alreadyAdded: code(base + 9), missingRef: code(base + 12), stale: code(base + 14) }),
+  };
+}
+
+/** Reads `key` when the item has it, into `out`; false (with the problem kept) when it is refused. */
+function take(out: Record<string, unknown>, item: Item, key: string, read: (v: unknown) => Read<unknown>): Read<null> {
+  if (!Object.hasOwn(item, key)) return { value: null };
+  const r = read(item[key]);
+  if ('problem' in r) return r;
+  out[key] = r.value;
+  return { value: null };
+}
+
+/** A title: required on add, never blank; trimmed; over the limit is malformed (never cut). */
+function readTitle(out: Record<string, unknown>, item: Item, adding: boolean, maxChars: number, codes: DocumentCodes, noun: string): Read<null> {
+  if (!Object.hasOwn(item, 'title') && !adding) return { value: null };
+  const r = readText(item['title'], 'title', { chars: maxChars }, codes.malformed, true);
+  if ('problem' in r) return r;
+  if (r.value === '') return problem(codes.required, `Your ${noun} must have a title`);
+  out['title'] = r.value;
+  return { value: null };
+}
+
+/** Runs readers in order and stops at the first problem. */
+function firstProblem(...steps: Array<() => Read<null>>): Read<null> {
+  for (const step of steps) {
+    const r = step();
+    if ('problem' in r) return r;
+  }
+  return { value: null };
+}
+
+const NOTE_CODES = codesFrom(700, false);
+const NOTES: DocumentSpec = {
+  kind: 'note',
+  plural: 'notes',
+  noun: 'note',
+  scope: 'notes',
+  codes: NOTE_CODES,
+  idForm: 'integer',
+  versioned: false,
+  keepsRef: false,
+  editStamp: 'lastedit_note',
+  deleteStamp: 'lastdelete_note',
+  pageSummary: true,
+  inList: false,
+  maxRecords: (l) => l.notes,
+  async read(item, stored, { tx, userPk }) {
+    const out: Record<string, unknown> = {};
+    const c = NOTE_CODES;
+    const r = firstProblem(
+      () => readTitle(out, item, stored === null, 255, c, 'note'),
+      () => take(out, item, 'text', (v) => readText(v, 'text', { bytes: 62_000 }, c.malformed)),
+      () => take(out, item, 'private', (v) => readFlag(v, 'private', c.malformed)),
+    );
+    if ('problem' in r) return r;
+    if (Object.hasOwn(item, 'folder')) {
+      const folder = item['folder'];
+      const id = classifyId(folder);
+      if (id === 'invalid') return problem(c.malformed, 'Malformed request: folder must be 0 or a folder id');
+      // 0 is "no folder"; an archived folder is a valid one, as for tasks.
+      if (id !== 'none' && !(await tx.organizers.exists(userPk, 'folder', id))) return problem(707, `Invalid folder id: ${id}`);
+      out['folder'] = id === 'none' ? 0 : id;
+    }
+    return { value: out };
+  },
+  create: (v, { id, stamp }): Note => ({
+    id: id as number,
+    title: v['title'] as string,
+    text: (v['text'] as string | undefined) ?? '',
+    folder: (v['folder'] as number | undefined) ?? 0,
+    private: (v['private'] as number | undefined) ?? 0,
+    added: stamp,
+    modified: stamp,
+  }),
+  merge: (stored, v, stamp) => ({ ...(stored as Note), ...v, modified: stamp }),
+};
+
+/** Title, keywords and note of outlines and lists (the hosted service's limits). */
+function readHeader(out: Record<string, unknown>, item: Item, adding: boolean, codes: DocumentCodes, noun: string): Read<null> {
+  return firstProblem(
+    () => readTitle(out, item, adding, 100, codes, noun),
+    () => take(out, item, 'keywords', (v) => readText(v, 'keywords', { chars: 200 }, codes.malformed, true)),
+    () => take(out, item, 'note', (v) => readText(v, 'note', { chars: 2000 }, codes.malformed)),
+  );
+}
+
+const OUTLINE_CODES = codesFrom(800, true);
+const OUTLINES: DocumentSpec = {
+  kind: 'outline',
+  plural: 'outlines',
+  noun: 'outline',
+  scope: 'outlines',
+  codes: OUTLINE_CODES,
+  idForm: 'hex',
+  versioned: true,
+  keepsRef: true,
+  editStamp: 'lastedit_outline',
+  deleteStamp: 'lastedit_outline',
+  pageSummary: false,
+  inList: false,
+  maxRecords: (l) => l.outlines,
+  async read(item, stored, { limits }) {
+    const out: Record<string, unknown> = {};
+    const c = OUTLINE_CODES;
+    const r = firstProblem(
+      () => readHeader(out, item, stored === null, c, 'outline'),
+      () => take(out, item, 'hidden', (v) => readFlag(v, 'hidden', c.malformed)),
+      () => take(out, item, 'nodes', (v) => readNodes(v, limits.outlineNodes)),
+    );
+    return 'problem' in r ? r : { value: out };
+  },
+  create: (v, { id, ref, stamp }): Outline => {
+    const tree = v['nodes'] as { count: number; children: Outline['nodes']['children'] } | undefined;
+    return {
+      id: id as string,
+      ref,
+      title: v['title'] as string,
+      keywords: (v['keywords'] as string | undefined) ?? '',
+      note: (v['note'] as string | undefined) ?? '',
+      hidden: (v['hidden'] as number | undefined) ?? 0,
+      version: 1,
+      added: stamp,
+      modified: stamp,
+      nodes: { count: tree?.count ?? 0, updated_at: tree && tree.count > 0 ? stamp : 0, children: tree?.children ?? [] },
+    };
+  },
+  merge: (stored, v, stamp) => {
+    const o = stored as Outline;
+    const tree = v['nodes'] as { count: number; children: Outline['nodes']['children'] } | undefined;
+    const nodes = tree && JSON.stringify(tree.children) !== JSON.stringify(o.nodes.children) ? { count: tree.count, updated_at: stamp, children: tree.children } : o.nodes;
+    return { ...o, ...v, nodes, version: o.version + 1, modified: stamp };
+  },
+};
+
+const LIST_CODES = codesFrom(900, true);
+const LISTS: DocumentSpec = {
+  kind: 'list',
+  plural: 'lists',
+  noun: 'list',
+  scope: 'lists',
+  codes: LIST_CODES,
+  idForm: 'hex',
+  versioned: true,
+  keepsRef: true,
+  editStamp: 'lastedit_list',
+  deleteStamp: 'lastedit_list',
+  pageSummary: false,
+  inList: false,
+  maxRecords: (l) => l.lists,
+  async read(item, stored, { limits }) {
+    const out: Record<string, unknown> = {};
+    const r = readHeader(out, item, stored === null, LIST_CODES, 'list');
+    if ('problem' in r) return r;
+    if (Object.hasOwn(item, 'cols')) {
+      const list = stored as List | null;
+      const cols = readColumns(item['cols'], list?.cols ?? [], list?.nextCol ?? 1, limits.listColumns);
+      if ('problem' in cols) return cols;
+      out['cols'] = cols.value.cols;
+      out['nextCol'] = cols.value.nextCol;
+    }
+    return { value: out };
+  },
+  create: (v, { id, ref, stamp }): List => ({
+    id: id as string,
+    ref,
+    title: v['title'] as string,
+    keywords: (v['keywords'] as string | undefined) ?? '',
+    note: (v['note'] as string | undefined) ?? '',
+    version: 1,
+    added: stamp,
+    modified: stamp,
+    cols: (v['cols'] as List['cols'] | undefined) ?? [],
+    nextCol: (v['nextCol'] as number | undefined) ?? 1,
+    rows: 0,
+  }),
+  merge: (stored, v, stamp) => {
+    const l = stored as List;
+    return { ...l, ...v, version: l.version + 1, modified: stamp };
+  },
+  // Cells of removed columns go, and values a changed column no longer allows are emptied: each
+  // row that changes is an edit of it (new version, the call's stamp).
+  async afterWrite({ tx, userPk }, next, stored, stamp) {
+    const list = next as List;
+    if (!stored || JSON.stringify((stored as List).cols) === JSON.stringify(list.cols)) return;
+    const { items } = await tx.documents.page(userPk, 'row', { list: list.id, start: 0, num: Number.MAX_SAFE_INTEGER });
+    for (const row of items) {
+      const cells = refitCells(row.cells, list.cols);
+      if (JSON.stringify(cells) !== JSON.stringify(row.cells)) await tx.documents.update(userPk, 'row', { ...row, cells, version: row.version + 1, modified: stamp });
+    }
+  },
+};
+
+const ROW_CODES = codesFrom(1000, true);
+const ROWS: DocumentSpec = {
+  kind: 'row',
+  plural: 'rows',
+  noun: 'row',
+  scope: 'lists',
+  codes: ROW_CODES,
+  idForm: 'hex',
+  versioned: true,
+  keepsRef: true,
+  editStamp: 'lastedit_list',
+  deleteStamp: 'lastedit_list',
+  pageSummary: false,
+  inList: true,
+  maxRecords: (l) => l.listRows,
+  async read(item, stored, _scope, list) {
+    if (!Object.hasOwn(item, 'cells')) return { value: {} };
+    const sent = item['cells'];
+    if (!isItem(sent)) return problem(ROW_CODES.malformed, 'Malformed request: cells must be an object keyed c<column id>');
+    const cols = list?.cols ?? [];
+    const cells: Record<string, unknown> = { ...((stored as ListRow | null)?.cells ?? {}) };
+    for (const [key, value] of Object.entries(sent)) {
+      const column = cols.find((c) => `c${c.id}` === key);
+      if (!column) return problem(1013, `Invalid cell: the list has no column ${JSON.stringify(key)} (cells are keyed c<column id>)`);
+      const r = readCell(value, column);
+      if ('problem' in r) return r;
+      if (r.value === undefined) delete cells[key];
+      else cells[key] = r.value;
+    }
+    // Stored in the order of the list's columns, so that the same cells are the same value.
+    return { value: { cells: Object.fromEntries(cols.filter((c) => Object.hasOwn(cells, `c${c.id}`)).map((c) => [`c${c.id}`, cells[`c${c.id}`]])) } };
+  },
+  create: (v, { id, ref, stamp, list }): ListRow => ({
+    id: id as string,
+    list,
+    ref,
+    version: 1,
+    added: stamp,
+    modified: stamp,
+    cells: (v['cells'] as ListRow['cells'] | undefined) ?? {},
+  }),
+  merge: (stored, v, stamp) => {
+    const w = stored as ListRow;
+    return { ...w, ...v, version: w.version + 1, modified: stamp };
+  },
+};
+
+export const DOCUMENT_KINDS: readonly DocumentSpec[] = [NOTES, OUTLINES, LISTS, ROWS];
