@@ -56,7 +56,8 @@ export function readNodes(v: unknown, maxNodes: number): Read<NodeTree> {
   if ('problem' in checked) return checked;
   const newId = (): number => {
     let id: number;
-    do id = randomInt(NEW_ID_MIN, MAX_NODE_ID);
+    // 16 digits: 10^15 plus up to 2^48 (randomInt's range) times 28, all below 2^53.
+    do id = NEW_ID_MIN + randomInt(2 ** 48 - 1) * 28 + randomInt(28);
     while (used.has(id));
     used.add(id);
     return id;
