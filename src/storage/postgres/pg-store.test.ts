@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { freshSchema, testDatabaseUrl } from '../../../test/database.js';
 import { newAccount, newTask } from '../../../test/factories.js';
 import { COPIED_TABLES, tableColumns } from '../copy.js';
+import { documentsContract } from '../documents.contract.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
@@ -72,6 +73,7 @@ if (base) {
   storeContract('postgres', openPostgres);
   tasksContract('postgres', openPostgres);
   organizersContract('postgres', openPostgres);
+  documentsContract('postgres', openPostgres);
 
   describe('postgres store', () => {
     it('has the same tables, columns and migrations as the SQLite schema', async () => {
@@ -118,7 +120,7 @@ if (base) {
       const b = new PostgresStore({ url: db.url, poolSize: 2 });
       try {
         const [ra, rb] = await Promise.all([a.migrate(), b.migrate()]);
-        assert.deepEqual([...ra.applied, ...rb.applied].sort((x, y) => x - y), [1, 2, 3, 4, 5]);
+        assert.deepEqual([...ra.applied, ...rb.applied].sort((x, y) => x - y), PG_MIGRATIONS.map((m) => m.version));
         assert.deepEqual((await a.migrationStatus()).pending, []);
       } finally {
         await a.close();

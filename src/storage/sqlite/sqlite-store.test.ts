@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { newAccount } from '../../../test/factories.js';
+import { documentsContract } from '../documents.contract.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
@@ -27,6 +28,7 @@ async function openSqlite() {
 storeContract('sqlite', openSqlite);
 tasksContract('sqlite', openSqlite);
 organizersContract('sqlite', openSqlite);
+documentsContract('sqlite', openSqlite);
 
 const VERSIONS = MIGRATIONS.map((m) => m.version);
 
