@@ -328,6 +328,9 @@ const ROWS: DocumentSpec = {
     const w = stored as ListRow;
     return { ...w, ...v, version: w.version + 1, modified: stamp };
   },
+  // Any change to a list's rows (add, edit; delete too, in the service) moves the list's modified,
+  // not its version: lists/get after= then names the lists whose rows to fetch (docs/sync.md).
+  afterWrite: async ({ tx, userPk }, next, _stored, stamp) => tx.documents.touchList(userPk, (next as ListRow).list, stamp),
 };
 
 export const DOCUMENT_KINDS: readonly DocumentSpec[] = [NOTES, OUTLINES, LISTS, ROWS];

@@ -104,8 +104,6 @@ async function addOne(call: Call, item: unknown): Promise<{ record: AnyDocument 
   const id = spec.idForm === 'integer' ? await tx.accounts.allocateIds(userPk, 'note', 1) : newHexId(stamp);
   const record = spec.create(values.value, { id, ref, stamp, list: list?.id ?? '' });
   await tx.documents.insert(userPk, spec.kind, record);
-  // A new row changes its list's row count: the list counts as changed for sync (not its version).
-  if (list) await tx.documents.touchList(userPk, list.id, stamp);
   await spec.afterWrite?.(call, record, null, stamp);
   return { record };
 }
@@ -204,6 +202,7 @@ async function deleteOne(call: Call, item: unknown): Promise<DeletedResult> {
   const stamp = await deleteStamp(call);
   await tx.documents.remove(userPk, spec.kind, current.id, stamp);
   if (spec.inList) {
+    // The list's rows changed: the list counts as changed for sync (docs/sync.md), not its version.
     const list = (current as { list: string }).list;
     await tx.documents.touchList(userPk, list, stamp);
     return { id: current.id, list };

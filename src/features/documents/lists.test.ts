@@ -66,11 +66,16 @@ describe('lists: add, get, edit, delete, deleted', () => {
     const l = await one(batch(ctx, user, 'lists', 'add', [{ title: 'L', ref: 'l', cols: [{ title: 'A', type: 19 }] }]));
     const list = l['id'] as string;
     ctx.clock.advance(2);
-    await added(ctx, user, 'rows', [{ list, ref: 'a' }, { list, ref: 'b' }]);
+    const [rowA] = await added(ctx, user, 'rows', [{ list, ref: 'a' }, { list, ref: 'b' }]);
     const [got] = json(await read(ctx, user, 'lists', 'get', { id: list }));
     assert.equal(got?.['rows'], 2);
     assert.equal(got?.['version'], 1);
     assert.equal(got?.['modified'], (l['modified'] as number) + 2);
+    // An edit of a row moves its list's modified too, so that lists/get after= names the lists to fetch rows of.
+    ctx.clock.advance(2);
+    await batch(ctx, user, 'rows', 'edit', [{ id: rowA?.['id'], version: 1, cells: { c1: 'x' } }]);
+    const [touched] = json(await read(ctx, user, 'lists', 'get', { id: list }));
+    assert.deepEqual([touched?.['modified'], touched?.['version']], [(l['modified'] as number) + 4, 1]);
     ctx.clock.advance(2);
     const now = Math.floor(ctx.clock.now() / 1000);
     assert.deepEqual(json(await batch(ctx, user, 'lists', 'delete', [list])), [{ id: list }]);
