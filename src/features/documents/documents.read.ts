@@ -43,7 +43,7 @@ export async function listDocuments(deps: Deps, auth: AuthContext, input: Docume
   if (input.id !== undefined) {
     const classified = classifyDocumentId(input.id, spec.idForm);
     // An id no record can have matches nothing, like an unknown id (as tasks/get does).
-    if (typeof classified !== 'number' && (classified === 'none' || classified === 'invalid')) return { total: 0, items: [] };
+    if (classified === 'none' || classified === 'invalid') return { total: 0, items: [] };
     id = classified;
   }
   const page = await deps.store.read.documents.page(auth.userPk, spec.kind, {

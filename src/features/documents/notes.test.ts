@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { api, createOrganizer, testContext } from '../../../test/harness.js';
+import { api, createOrganizer, tasksCall, testContext } from '../../../test/harness.js';
 import { call } from '../organizers/organizers.test-kit.js';
 import { added, batch, inlineError, json, newUser, one, parseXml, read, setup, storedStamps, type Json } from './documents.test-kit.js';
 
@@ -97,6 +97,7 @@ describe('notes: add, get, edit, delete, deleted', () => {
     const [inFolder, none] = await added(ctx, user, 'notes', [{ title: 'in', folder }, { title: 'none', folder: '0' }]);
     assert.equal(inFolder?.['folder'], folder);
     assert.equal(none?.['folder'], 0);
+    await tasksCall(ctx, user.token, 'add', [{ title: 'filed task', folder }]);
     ctx.clock.advance(4);
     const res = await call(ctx, user, 'folder', 'delete', { id: String(folder) });
     assert.deepEqual(res.json(), { deleted: folder });
@@ -104,7 +105,8 @@ describe('notes: add, get, edit, delete, deleted', () => {
     const [, note] = json(await read(ctx, user, 'notes', 'get', { id: String(inFolder?.['id']) }));
     assert.equal(note?.['folder'], 0);
     assert.equal(note?.['modified'], now);
-    assert.equal((await storedStamps(ctx, user)).lastedit_note, now);
+    const stamps = await storedStamps(ctx, user);
+    assert.deepEqual([stamps.lastedit_note, stamps.lastedit_task, stamps.lastedit_folder], [now, now, now]);
     // A folder that no note is in moves no note stamp.
     const other = await createOrganizer(ctx, user.account, 'folder', 'Empty');
     ctx.clock.advance(4);
