@@ -114,6 +114,15 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
+/**
+ * A number checked against the table, for code computed from a base (a kind's x01…x14): fails
+ * at start-up, not on the first error answer, when it points outside the table.
+ */
+export function tableCode(code: number): ErrorCode {
+  if (!Object.hasOwn(ERRORS, code)) throw new Error(`error ${code} is not in the error table`);
+  return code as ErrorCode;
+}
+
 export function httpStatusOf(code: ErrorCode): number {
   switch (code) {
     case 1:

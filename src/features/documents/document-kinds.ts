@@ -1,7 +1,7 @@
 import { classifyId } from '../../http/params.js';
 import type { List, ListRow, Note, Outline } from '../../storage/store.js';
 import { isItem, problem, readFlag, readText } from './document-fields.js';
-import { codesFrom, firstProblem, readHeader, readTitle, take, type DocumentSpec } from './document-spec.js';
+import { codesFrom, firstProblem, headerOf, readHeader, readTitle, take, type DocumentSpec } from './document-spec.js';
 import { readCell, readColumns, refitCells } from './list-columns.js';
 import { readNodes } from './outline-nodes.js';
 
@@ -89,9 +89,7 @@ const OUTLINES: DocumentSpec = {
     return {
       id: id as string,
       ref,
-      title: v['title'] as string,
-      keywords: (v['keywords'] as string | undefined) ?? '',
-      note: (v['note'] as string | undefined) ?? '',
+      ...headerOf(v),
       hidden: (v['hidden'] as number | undefined) ?? 0,
       version: 1,
       added: stamp,
@@ -138,9 +136,7 @@ const LISTS: DocumentSpec = {
   create: (v, { id, ref, stamp }): List => ({
     id: id as string,
     ref,
-    title: v['title'] as string,
-    keywords: (v['keywords'] as string | undefined) ?? '',
-    note: (v['note'] as string | undefined) ?? '',
+    ...headerOf(v),
     version: 1,
     added: stamp,
     modified: stamp,

@@ -1,5 +1,5 @@
 import type { RecordLimits } from '../../config.js';
-import { ERRORS, type ErrorCode } from '../../errors.js';
+import { tableCode, type ErrorCode } from '../../errors.js';
 import type { ResourceScope } from '../../oauth/scopes.js';
 import type { DocumentKind, DocumentTypes, List, Repos, StampName } from '../../storage/store.js';
 import { problem, readText, type IdForm, type Item, type Read } from './document-fields.js';
@@ -72,12 +72,9 @@ export interface DocumentSpec {
   readonly afterWrite?: (scope: WriteScope, next: AnyDocument, stored: AnyDocument | null, stamp: number) => Promise<void>;
 }
 
-/** Fails at start-up, not on the first error answer, when a code is not in the error table. */
+/** The kind's codes from its base (700 for notes…); with `extra`, those of refs and versions too. */
 export function codesFrom(base: number, extra: boolean): DocumentCodes {
-  const code = (n: number): ErrorCode => {
-    if (!Object.hasOwn(ERRORS, n)) throw new Error(`error ${n} is not in the error table`);
-    return n as ErrorCode;
-  };
+  const code = tableCode;
   return {
     required: code(base + 1),
     tooMany: code(base + 2),
@@ -127,3 +124,8 @@ export function readHeader(out: Record<string, unknown>, item: Item, adding: boo
   );
 }
 
+
+/** Title, keywords and note of a new outline or list: as read, or empty when not sent. */
+export function headerOf(v: Values): { title: string; keywords: string; note: string } {
+  return { title: v['title'] as string, keywords: (v['keywords'] as string | undefined) ?? '', note: (v['note'] as string | undefined) ?? '' };
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { api, createOrganizer, tasksCall, testContext } from '../../../test/harness.js';
+import { api, createOrganizer, settledStamps, tasksCall, testContext } from '../../../test/harness.js';
 import { call } from '../organizers/organizers.test-kit.js';
 import { added, batch, inlineError, json, newUser, one, parseXml, read, setup, storedStamps, type Json } from './documents.test-kit.js';
 
@@ -135,6 +135,26 @@ describe('notes: add, get, edit, delete, deleted', () => {
     assert.equal((await storedStamps(ctx, user)).lastedit_note, t0 + 2, 'a delete is not an edit');
     const reported = (await api(ctx, user.token, '/3/account/get.php')).json() as Json;
     assert.equal(typeof reported['lastdelete_note'], 'number');
+  });
+});
+
+describe('account/get reports the stamps of notes, outlines and lists', () => {
+  const env = setup(() => testContext());
+
+  it('lastedit_note, lastdelete_note, lastedit_outline and lastedit_list show each write once its second has settled', async () => {
+    const { ctx, user } = env;
+    const t0 = Math.floor(ctx.clock.now() / 1000);
+    const [n] = await added(ctx, user, 'notes', [{ title: 'n' }]);
+    await added(ctx, user, 'outlines', [{ title: 'o', ref: 'o' }]);
+    assert.equal(((await api(ctx, user.token, '/3/account/get.php')).json() as Json)['lastedit_note'], t0 - 2, 'not before its second is over');
+    const first = await settledStamps(ctx, user.token);
+    assert.deepEqual([first.lastedit_note, first.lastdelete_note, first.lastedit_outline, first.lastedit_list], [t0, 0, t0, 0]);
+    const t1 = Math.floor(ctx.clock.now() / 1000);
+    await batch(ctx, user, 'notes', 'delete', [n?.['id']]);
+    const [l] = await added(ctx, user, 'lists', [{ title: 'l', ref: 'l' }]);
+    await added(ctx, user, 'rows', [{ list: l?.['id'], ref: 'r' }]);
+    const second = await settledStamps(ctx, user.token);
+    assert.deepEqual([second.lastedit_note, second.lastdelete_note, second.lastedit_outline, second.lastedit_list], [t0, t1, t0, t1]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorCode } from '../../errors.js';
+import { tableCode as errorCode } from '../../errors.js';
 import type { OrganizerKind, Repos, StampName, TaskReference } from '../../storage/store.js';
 import { resolveContributes, releaseContributors } from './goal-rules.js';
 import type { FieldSpec, KindCodes, Row } from './organizer-fields.js';
@@ -62,12 +62,6 @@ interface KindDefinition {
   readonly prepare?: KindSpec['prepare'];
   readonly afterWrite?: KindSpec['afterWrite'];
   readonly afterDelete?: KindSpec['afterDelete'];
-}
-
-/** Fails at start-up, not on the first error answer, when a base points outside the error table. */
-function errorCode(code: number): ErrorCode {
-  if (!Object.hasOwn(ERRORS, code)) throw new Error(`error ${code} is not in the error table`);
-  return code as ErrorCode;
 }
 
 function defineKind({ codeBase: base, nameRequiredOnEdit = false, shownKeys = [], notListed = [], xmlNames = {}, ...rest }: KindDefinition): KindSpec {
