@@ -21,6 +21,8 @@ const TASKS_1000 = 'tasks/get, 1000 tasks, all fields';
 const AFTER_BIG = 'after= fetch of 10 changed, account of 80,000';
 const AFTER_SMALL = 'after= fetch of 10 changed, account of 100';
 const ADD_50 = 'tasks/add, batches of 50';
+const NOTES_1000 = 'notes/get, 1000 notes';
+const NOTES_ADD_50 = 'notes/add, batches of 50';
 
 const accountGet = { method: 'GET', path: '/3/account/get.php' } as const;
 const accountProbe: TicklerSetup = { probe: { method: 'GET', url: '/3/account/get.php' } };
@@ -28,6 +30,9 @@ const tasksGet = { method: 'GET', path: `/3/tasks/get.php?num=1000&fields=${ALL_
 const afterGet = { method: 'GET', path: `/3/tasks/get.php?after=${(OLD_STAMP + NEW_STAMP) / 2}&fields=${ALL_FIELDS}` } as const;
 const batch = `tasks=${encodeURIComponent(JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ title: `Batch task ${i}`, note: 'A note of a realistic length, with a line or two.', priority: 2, star: 1, tag: 'work' }))))}`;
 const add = { method: 'POST', path: '/3/tasks/add.php', body: batch } as const;
+const notesGet = { method: 'GET', path: '/3/notes/get.php?num=1000' } as const;
+const noteBatch = `notes=${encodeURIComponent(JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ title: `Batch note ${i}`, text: 'A note of a realistic length,\nwith a line or two, and a list:\n- one\n- two' }))))}`;
+const notesAdd = { method: 'POST', path: '/3/notes/add.php', body: noteBatch } as const;
 
 export const SCENARIOS: readonly Scenario[] = [
   { group: 'account/get', name: 'bare node:http, same JSON (baseline)', server: 'bare', request: accountGet, bodyOf: ACCOUNT_GET },
@@ -61,6 +66,13 @@ export const SCENARIOS: readonly Scenario[] = [
   { group: 'tasks/add', name: 'bare node:http, same answer (baseline)', server: 'bare', request: add, bodyOf: ADD_50 },
   // Spread over 8 accounts: even a fast run stays far below 80,000 tasks per account.
   { group: 'tasks/add', name: ADD_50, server: 'tickler', setup: { accounts: 8, probe: { method: 'POST', url: add.path, payload: batch } }, request: add },
+
+  { group: 'notes/get', name: 'bare node:http, same 1000 notes (baseline)', server: 'bare', request: notesGet, bodyOf: NOTES_1000 },
+  { group: 'notes/get', name: NOTES_1000, server: 'tickler', setup: { notes: 1000, probe: { method: 'GET', url: notesGet.path } }, request: notesGet },
+
+  { group: 'notes/add', name: 'bare node:http, same answer (baseline)', server: 'bare', request: notesAdd, bodyOf: NOTES_ADD_50 },
+  // Spread over 8 accounts, as tasks/add is: no account reaches MAX_NOTES during a run.
+  { group: 'notes/add', name: NOTES_ADD_50, server: 'tickler', setup: { accounts: 8, probe: { method: 'POST', url: notesAdd.path, payload: noteBatch } }, request: notesAdd },
 ];
 
 export const ON_POSTGRES = ' [PostgreSQL]';

@@ -1,4 +1,4 @@
-import type { Store, Task } from '../src/storage/store.js';
+import type { Note, Store, Task } from '../src/storage/store.js';
 import { newTask } from '../test/factories.js';
 
 /** A realistic task: most fields set, a note of a few lines, so "all fields" output is not trivial. */
@@ -35,5 +35,28 @@ export async function seedTasks(store: Store, userPk: number, total: number, cha
     const first = await tx.accounts.allocateIds(userPk, 'task', total);
     await tx.tasks.insertMany(userPk, Array.from({ length: total }, (_, i) => task(first + i, i >= total - changed ? NEW_STAMP : OLD_STAMP)));
     await tx.accounts.touch(userPk, ['lastedit_task'], NEW_STAMP);
+  });
+}
+
+/** A realistic note: a title and a few paragraphs, so that get's output is not trivial. */
+function note(id: number): Note {
+  return {
+    id,
+    title: `Note ${id}: meeting with the contractor`,
+    text: 'Agenda:\n- kitchen sink & tiles\n- the <garden> fence\nDecisions: start on Monday, pay half up front.\n'.repeat(3),
+    folder: 0,
+    private: 0,
+    added: 1_764_590_400,
+    modified: OLD_STAMP,
+  };
+}
+
+/** Fills an account with `total` notes directly through the store. */
+export async function seedNotes(store: Store, userPk: number, total: number): Promise<void> {
+  if (total === 0) return;
+  await store.transaction(async (tx) => {
+    const first = await tx.accounts.allocateIds(userPk, 'note', total);
+    for (let i = 0; i < total; i++) await tx.documents.insert(userPk, 'note', note(first + i));
+    await tx.accounts.touch(userPk, ['lastedit_note'], OLD_STAMP);
   });
 }

@@ -20,7 +20,7 @@ import { createCode } from '../src/oauth/authorize.service.js';
 import { registerClient } from '../src/oauth/clients.service.js';
 import { openStore } from '../src/storage/open.js';
 import { freshSchema, type TestDatabase } from '../test/database.js';
-import { seedTasks } from './seed.js';
+import { seedNotes, seedTasks } from './seed.js';
 
 export interface ServerReady {
   readonly port: number;
@@ -43,6 +43,8 @@ export interface TicklerSetup {
   /** Tasks seeded into each account, of which the last `changed` have a later stamp. */
   readonly tasks?: number;
   readonly changed?: number;
+  /** Notes seeded into each account. */
+  readonly notes?: number;
   /** A request whose answer becomes the baseline's body. */
   readonly probe: { readonly method: 'GET' | 'POST'; readonly url: string; readonly payload?: string };
 }
@@ -69,6 +71,8 @@ async function tickler(setup: TicklerSetup): Promise<void> {
     LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'silent',
     RATE_LIMIT_API_PER_USER: '0',
     RATE_LIMIT_API_PER_CLIENT: '0',
+    // A notes/add run stores hundreds of thousands of notes: every add must be a real one.
+    MAX_NOTES: '1000000',
     // Only what a scenario sets: the others keep loadConfig's defaults, which "defaults" measures.
     ...pick(process.env, ['TOKEN_CACHE_SECONDS', 'ACCOUNT_CACHE_SECONDS']),
   });
@@ -81,7 +85,8 @@ async function tickler(setup: TicklerSetup): Promise<void> {
   for (let i = 0; i < (setup.accounts ?? 1); i++) {
     const account = await createUser(deps, { email: `bench${i}@example.org`, password: 'benchmark password', alias: 'Bench' });
     await seedTasks(store, account.pk, setup.tasks ?? 0, setup.changed ?? 0);
-    const scope = 'basic tasks write';
+    await seedNotes(store, account.pk, setup.notes ?? 0);
+    const scope = 'basic tasks notes write';
     const request = { client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null, redirectUri: null };
     const location = await deps.store.transaction((tx) => createCode(deps, tx, request, account.pk));
     const code = new URL(location).searchParams.get('code') ?? '';

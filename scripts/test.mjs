@@ -25,6 +25,12 @@ requireSupportedNode('npm test');
  */
 const SECOND_PASS = [
   'src/features/account/account.routes.test.js',
+  'src/features/documents/attachments.test.js',
+  'src/features/documents/documents.scopes.test.js',
+  'src/features/documents/lists.test.js',
+  'src/features/documents/notes.test.js',
+  'src/features/documents/outlines.test.js',
+  'src/features/documents/rows.test.js',
   'src/features/organizers/goals.rules.test.js',
   'src/features/organizers/organizers.accounts.test.js',
   'src/features/organizers/organizers.cascade.test.js',
@@ -51,6 +57,7 @@ const SECOND_PASS = [
   'src/storage/account-cache.test.js',
   'src/storage/store-rate-limiter.test.js',
   'test/e2e/serve.e2e.test.js',
+  'test/sync/documents-sync.test.js',
   'test/sync/stamps.property.test.js',
   'test/sync/tasks-sync.test.js',
 ];

@@ -3,6 +3,7 @@ import csrf from '@fastify/csrf-protection';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
 import { accountRoutes } from './features/account/account.routes.js';
+import { documentRoutes } from './features/documents/documents.routes.js';
 import { organizerRoutes } from './features/organizers/organizers.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
 import { registerBodyParsers } from './http/body-parsers.js';
@@ -51,6 +52,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(async function apiScope(api) {
     accountRoutes(api, deps);
     organizerRoutes(api, deps);
+    documentRoutes(api, deps);
     taskRoutes(api, deps);
     tokenRoutes(api, deps);
   });

@@ -44,6 +44,7 @@ describe('loadConfig defaults', () => {
         signinPerAccount: { limit: 10, windowSeconds: 900 },
         signinPerAddress: { limit: 100, windowSeconds: 900 },
       },
+      recordLimits: { notes: 20000, outlines: 1000, outlineNodes: 1000, lists: 1000, listColumns: 50, listRows: 5000 },
     };
     assert.deepEqual(loadConfig({}), expected);
   });
@@ -52,6 +53,7 @@ describe('loadConfig defaults', () => {
     const c = loadConfig({ TRUST_PROXY: '10.0.0.1' });
     assert.ok(Object.isFrozen(c));
     assert.ok(Object.isFrozen(c.rateLimits));
+    assert.ok(Object.isFrozen(c.recordLimits));
     assert.ok(Object.isFrozen(c.trustProxy));
     // Strict-mode modules throw on writes to frozen objects rather than ignoring them.
     assert.throws(() => {
@@ -333,5 +335,15 @@ describe('rate limits', () => {
     for (const value of ['abc', '10', '10/8d', '0/1h', '-1/1h', '1.5/1h']) {
       test(`${key}=${value} is refused`, () => refused({ [key]: value }, key));
     }
+  }
+});
+
+describe('per-account maximums of notes, outlines and lists', () => {
+  test('each is read from its variable', () => {
+    const c = loadConfig({ MAX_NOTES: '5', MAX_OUTLINES: '6', MAX_OUTLINE_NODES: '7', MAX_LISTS: '8', MAX_LIST_COLUMNS: '9', MAX_LIST_ROWS: '10' });
+    assert.deepEqual(c.recordLimits, { notes: 5, outlines: 6, outlineNodes: 7, lists: 8, listColumns: 9, listRows: 10 });
+  });
+  for (const [key, value] of [['MAX_NOTES', '-1'], ['MAX_NOTES', '1000001'], ['MAX_OUTLINE_NODES', '0'], ['MAX_LIST_COLUMNS', '1001'], ['MAX_LISTS', 'many'], ['MAX_LIST_ROWS', '1.5']] as const) {
+    test(`${key}=${value} is refused`, () => refused({ [key]: value }, key));
   }
 });

@@ -28,6 +28,25 @@ export interface RateLimits {
   readonly signinPerAddress: RateRule;
 }
 
+/**
+ * Per-account maximums of notes, outlines and lists (the hosted service has them but does not
+ * publish them: docs/notes-and-lists.md). An add past one is refused with the kind's error.
+ */
+export interface RecordLimits {
+  /** Notes per account (error 703). */
+  readonly notes: number;
+  /** Outlines per account (error 803). */
+  readonly outlines: number;
+  /** Nodes in one outline (error 808). */
+  readonly outlineNodes: number;
+  /** Lists per account (error 903). */
+  readonly lists: number;
+  /** Columns of one list (error 908). */
+  readonly listColumns: number;
+  /** Rows of one list (error 1003). */
+  readonly listRows: number;
+}
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -47,6 +66,7 @@ export interface Config {
   readonly accountCacheSeconds: number;
   readonly sessionTtlSeconds: number;
   readonly rateLimits: RateLimits;
+  readonly recordLimits: RecordLimits;
 }
 
 export class ConfigError extends Error {
@@ -81,6 +101,12 @@ export const DEFAULTS = {
   RATE_LIMIT_TOKEN_AUTH_FAILURES: '600/1h',
   RATE_LIMIT_SIGNIN_PER_ACCOUNT: '10/15m',
   RATE_LIMIT_SIGNIN_PER_ADDRESS: '100/15m',
+  MAX_NOTES: '20000',
+  MAX_OUTLINES: '1000',
+  MAX_OUTLINE_NODES: '1000',
+  MAX_LISTS: '1000',
+  MAX_LIST_COLUMNS: '50',
+  MAX_LIST_ROWS: '5000',
 } as const;
 
 type Key = keyof typeof DEFAULTS | 'PUBLIC_URL';
@@ -206,6 +232,16 @@ export function loadConfig(env: Env): Config {
       tokenAuthFailures: rate(env, 'RATE_LIMIT_TOKEN_AUTH_FAILURES'),
       signinPerAccount: rate(env, 'RATE_LIMIT_SIGNIN_PER_ACCOUNT'),
       signinPerAddress: rate(env, 'RATE_LIMIT_SIGNIN_PER_ADDRESS'),
+    }),
+    // Upper bounds keep one account's records within what one call can read back (a list's rows,
+    // an outline's tree are read whole) and what a database handles comfortably.
+    recordLimits: Object.freeze({
+      notes: int(env, 'MAX_NOTES', 0, 1_000_000),
+      outlines: int(env, 'MAX_OUTLINES', 0, 100_000),
+      outlineNodes: int(env, 'MAX_OUTLINE_NODES', 1, 100_000),
+      lists: int(env, 'MAX_LISTS', 0, 100_000),
+      listColumns: int(env, 'MAX_LIST_COLUMNS', 1, 1000),
+      listRows: int(env, 'MAX_LIST_ROWS', 0, 100_000),
     }),
   };
   return Object.freeze(config);

@@ -2,7 +2,8 @@
  * The one table of API error codes (spec part 7, plus the hosted service's 0 and 617, plus the
  * folder and location codes of the compat notes, plus 211/311/411/511: "malformed request" for a
  * folder, context, goal or location value out of range, on the pattern of the hosted service's
- * 611, 711, 811, 911 and 1011). docs/errors.md mirrors it; a test keeps the two
+ * 611, 711, 811, 911 and 1011, plus the notes, outlines, lists and rows codes 7xx–10xx of the
+ * hosted service's other resources, docs/notes-and-lists.md). docs/errors.md mirrors it; a test keeps the two
  * in step. The code is the stable identifier; descriptions may be made more specific per call.
  *
  * HTTP status: 1 and 2 → 401, 3 and 103 → 429, 4 → 503, every other code → 200 (what clients of
@@ -63,9 +64,64 @@ export const ERRORS = {
   615: 'Invalid collaborator',
   616: 'Unable to reassign or share task',
   617: 'This feature requires a subscription',
+  701: 'Your note must have a title',
+  702: 'Only 50 notes can be added/edited/deleted at a time',
+  703: 'Max notes reached',
+  704: 'Empty id',
+  705: 'Invalid note',
+  706: 'Nothing was added/edited',
+  707: 'Invalid folder id',
+  711: 'Malformed request',
+  801: 'Your outline must have a title',
+  802: 'Only 50 outlines can be added/edited/deleted at a time',
+  803: 'Max outlines reached',
+  804: 'Empty id',
+  805: 'Invalid outline',
+  806: 'Nothing was added/edited',
+  807: 'Invalid node id',
+  808: 'Max nodes reached',
+  809: 'This outline was already added',
+  811: 'Malformed request',
+  812: 'Missing ref',
+  813: 'Invalid outline format',
+  814: 'The outline was changed since this version',
+  901: 'Your list must have a title',
+  902: 'Only 50 lists can be added/edited/deleted at a time',
+  903: 'Max lists reached',
+  904: 'Empty id',
+  905: 'Invalid list',
+  906: 'Nothing was added/edited',
+  907: 'Invalid column id',
+  908: 'Max columns reached',
+  909: 'This list was already added',
+  911: 'Malformed request',
+  912: 'Missing ref',
+  913: 'Invalid columns',
+  914: 'The list was changed since this version',
+  1001: 'Your row must name its list',
+  1002: 'Only 50 rows can be added/edited/deleted at a time',
+  1003: 'Max rows reached',
+  1004: 'Empty id',
+  1005: 'Invalid row',
+  1006: 'Nothing was added/edited',
+  1007: 'Invalid list',
+  1009: 'This row was already added',
+  1011: 'Malformed request',
+  1012: 'Missing ref',
+  1013: 'Invalid cell',
+  1014: 'The row was changed since this version',
 } as const satisfies Record<number, string>;
 
 export type ErrorCode = keyof typeof ERRORS;
+
+/**
+ * A number checked against the table, for code computed from a base (a kind's x01…x14): fails
+ * at start-up, not on the first error answer, when it points outside the table.
+ */
+export function tableCode(code: number): ErrorCode {
+  if (!Object.hasOwn(ERRORS, code)) throw new Error(`error ${code} is not in the error table`);
+  return code as ErrorCode;
+}
 
 export function httpStatusOf(code: ErrorCode): number {
   switch (code) {

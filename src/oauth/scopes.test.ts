@@ -74,6 +74,17 @@ describe('missingScope', () => {
     [['tasks'], 'write', 'write'],
     [['basic', 'tasks', 'notes', 'outlines', 'lists', 'share'], 'write', 'write'],
     [[], 'write', 'tasks'],
+    // Notes, outlines and lists: their own scope to read, plus write to change.
+    [['notes'], 'notes', undefined],
+    [['tasks', 'write'], 'notes', 'notes'],
+    [['notes'], 'notes write', 'write'],
+    [['notes', 'write'], 'notes write', undefined],
+    [['tasks', 'write'], 'notes write', 'notes'],
+    [['outlines', 'write'], 'outlines write', undefined],
+    [['notes', 'write'], 'outlines write', 'outlines'],
+    [['lists'], 'lists', undefined],
+    [['lists', 'notes', 'outlines'], 'lists write', 'write'],
+    [['notes', 'outlines', 'lists', 'write'], 'write', 'tasks'],
   ];
   for (const [granted, need, missing] of cases) {
     test(`${JSON.stringify(granted)} for ${need} → ${missing ?? 'nothing missing'}`, () => {

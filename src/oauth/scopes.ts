@@ -7,8 +7,14 @@
 export const KNOWN_SCOPES = ['basic', 'tasks', 'notes', 'outlines', 'lists', 'share', 'write'] as const;
 export type KnownScope = (typeof KNOWN_SCOPES)[number];
 
-/** What an endpoint needs: `write` means tasks and write together. */
-export type RequiredScope = 'basic' | 'tasks' | 'write';
+/** The scopes that each let a token read one part of the account's data. */
+export type ResourceScope = 'tasks' | 'notes' | 'outlines' | 'lists';
+
+/**
+ * What an endpoint needs: a resource's scope to read it, the same with ` write` to change it.
+ * `write` alone means `tasks write` (tasks, folders, contexts, goals, locations).
+ */
+export type RequiredScope = 'basic' | ResourceScope | 'write' | `${Exclude<ResourceScope, 'tasks'>} write`;
 
 /** RFC 6749 3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), separated by spaces. */
 const TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
@@ -30,8 +36,11 @@ export function grantedScopes(words: readonly string[]): ReadonlySet<KnownScope>
 /** The first scope word missing for `need`, or undefined when the grant covers it. */
 export function missingScope(granted: ReadonlySet<string>, need: RequiredScope): KnownScope | undefined {
   if (need === 'basic') return granted.has('basic') ? undefined : 'basic';
-  if (!granted.has('tasks')) return 'tasks';
-  if (need === 'write' && !granted.has('write')) return 'write';
+  const [first, second] = need.split(' ') as [string, string | undefined];
+  // `write` changes what the resource's own scope lets a token read, never anything more.
+  const resource = (first === 'write' ? 'tasks' : first) as ResourceScope;
+  if (!granted.has(resource)) return resource;
+  if ((first === 'write' || second === 'write') && !granted.has('write')) return 'write';
   return undefined;
 }
 
@@ -43,11 +52,13 @@ export function describeScope(word: string): { text: string; known: boolean } {
     case 'tasks':
       return { text: 'See your tasks, goals, contexts, folders and locations', known: true };
     case 'write':
-      return { text: 'Add, change and delete them', known: true };
+      return { text: 'Add, change and delete what the other permissions let it see', known: true };
     case 'notes':
+      return { text: 'See your notes', known: true };
     case 'outlines':
+      return { text: 'See your outlines', known: true };
     case 'lists':
-      return { text: `See your ${word} (this server has none yet, so this grants nothing)`, known: true };
+      return { text: 'See your lists and their rows', known: true };
     case 'share':
       return { text: 'See who you share with (this server has no sharing yet, so this grants nothing)', known: true };
     default:

@@ -119,6 +119,7 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
   let token: { access_token: string; refresh_token: string };
   let client: { clientId: string; secret: string };
   const clock = new ManualClock();
+  let listId = '';
 
   const call = (app: FastifyInstance, path: string, form: Record<string, string> = {}) =>
     app.inject({ method: 'POST', url: path, headers: { authorization: `Bearer ${token.access_token}` }, payload: form });
@@ -137,7 +138,7 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     await createUser(deps, { email: 'bob@example.org', password: 'copy me over please' });
     const reg = await registerClient(deps, { name: 'Copy', redirectUri: 'https://copy.example/cb' });
     client = { clientId: reg.client.clientId, secret: reg.clientSecret };
-    const scope = 'basic tasks write';
+    const scope = 'basic tasks notes outlines lists write';
     const request = { client: reg.client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null, redirectUri: null };
     const code = new URL(await deps.store.transaction((tx) => createCode(deps, tx, request, ann.pk))).searchParams.get('code');
     token = (
@@ -147,6 +148,14 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     const added = (await call(sqliteApp, '/3/tasks/add.php', { tasks: JSON.stringify([{ title: 'Parent', meta: 'm1', goal: 1 }, { title: 'Gone' }]) })).json() as Array<{ id: number }>;
     await call(sqliteApp, '/3/tasks/add.php', { tasks: JSON.stringify([{ title: 'Child', parent: added[0]?.id }]) });
     await call(sqliteApp, '/3/tasks/delete.php', { tasks: JSON.stringify([added[1]?.id]) });
+    // Notes, an outline, a list with a row, a tombstone, and a task's attachment.
+    const notes = (await call(sqliteApp, '/3/notes/add.php', { notes: JSON.stringify([{ title: 'Kept' }, { title: 'Gone' }]) })).json() as Array<{ id: number }>;
+    await call(sqliteApp, '/3/notes/delete.php', { notes: JSON.stringify([notes[1]?.id]) });
+    await call(sqliteApp, '/3/outlines/add.php', { outlines: JSON.stringify([{ title: 'Plan', ref: 'p', nodes: [{ content: 'a' }] }]) });
+    const [list] = (await call(sqliteApp, '/3/lists/add.php', { lists: JSON.stringify([{ title: 'L', ref: 'l', cols: [{ title: 'Item', type: 19 }] }]) })).json() as Array<{ id: string }>;
+    listId = list?.id ?? '';
+    await call(sqliteApp, '/3/rows/add.php', { rows: JSON.stringify([{ list: listId, ref: 'r', cells: { c1: 'Milk' } }]) });
+    await call(sqliteApp, '/3/tasks/edit.php', { tasks: JSON.stringify([{ id: added[0]?.id, attach: [{ kind: 'note', id: notes[0]?.id }] }]) });
 
     target = await freshSchema(base as string);
     pgStore = new PostgresStore({ url: target.url, poolSize: 3 });
@@ -169,6 +178,12 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     assert.equal(counts['task_meta'], 1);
     assert.equal(counts['goals'], 1);
     assert.equal(counts['tokens'], 2);
+    assert.equal(counts['notes'], 1);
+    assert.equal(counts['outlines'], 1);
+    assert.equal(counts['lists'], 1);
+    assert.equal(counts['list_rows'], 1);
+    assert.equal(counts['deleted_records'], 1);
+    assert.equal(counts['task_attachments'], 1);
   });
 
   it('answers on PostgreSQL exactly as on SQLite: same token, same records, stamps and tombstones', async () => {
@@ -178,11 +193,19 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
       ['/3/tasks/get.php', { fields: 'parent,children,order,goal,meta,added' }],
       ['/3/tasks/deleted.php', {}],
       ['/3/goals/get.php', {}],
+      ['/3/tasks/get.php', { fields: 'attachment' }],
+      ['/3/notes/get.php', {}],
+      ['/3/notes/deleted.php', {}],
+      ['/3/outlines/get.php', {}],
+      ['/3/lists/get.php', {}],
     ] as const) {
       const [was, is] = await Promise.all([call(sqliteApp, path, form), call(pgApp, path, form)]);
       assert.equal(is.statusCode, 200, `${path}: ${is.body}`);
       assert.equal(is.body, was.body, path);
     }
+    const rows = await Promise.all([call(sqliteApp, '/3/rows/get.php', { list: listId }), call(pgApp, '/3/rows/get.php', { list: listId })]);
+    assert.match(rows[1].body, /"cells":\{"c1":"Milk"\}/);
+    assert.equal(rows[1].body, rows[0].body);
   });
 
   it('continues where SQLite stopped: ids, identity keys, refresh tokens', async () => {

@@ -24,6 +24,12 @@ export const COPIED_TABLES = [
   'tasks',
   'task_meta',
   'deleted_tasks',
+  'notes',
+  'outlines',
+  'lists',
+  'list_rows',
+  'deleted_records',
+  'task_attachments',
 ] as const;
 
 export interface TableDump {

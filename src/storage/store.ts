@@ -11,9 +11,11 @@
  */
 
 import type { Clock } from '../lib/clock.js';
+import type { AttachmentsRepo, DocumentsRepo } from './documents-port.js';
 import type { OrganizersRepo } from './organizers-port.js';
 import type { TasksRepo } from './tasks-port.js';
 
+export type * from './documents-port.js';
 export type * from './organizers-port.js';
 export type * from './tasks-port.js';
 
@@ -185,7 +187,7 @@ export interface Session {
 }
 
 /** The kinds of per-account records, each with its own id counter. */
-export type RecordKind = 'task' | 'goal' | 'context' | 'folder' | 'location';
+export type RecordKind = 'task' | 'goal' | 'context' | 'folder' | 'location' | 'note';
 
 export interface AccountsRepo {
   create(input: NewAccount): Promise<Account>;
@@ -276,6 +278,8 @@ export interface Repos {
   readonly sessions: SessionsRepo;
   readonly tasks: TasksRepo;
   readonly organizers: OrganizersRepo;
+  readonly documents: DocumentsRepo;
+  readonly attachments: AttachmentsRepo;
 }
 
 /** Fixed-window event counters shared by every instance of the server (rate limits). */

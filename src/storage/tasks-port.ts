@@ -1,3 +1,5 @@
+import type { Attachment } from './documents-port.js';
+
 /**
  * The tasks part of the storage port. A Task is the stored form: dates at 12:00 GMT (0 = none),
  * floating times as seconds after midnight (null = no time). Presenters turn it into the public record.
@@ -36,10 +38,12 @@ export interface Task {
   readonly via: number;
 }
 
-/** A task as listed: with its number of subtasks and the calling app's meta when asked for. */
+/** A task as listed: with its number of subtasks, the calling app's meta and its attachments when asked for. */
 export interface ListedTask extends Task {
   readonly children: number;
   readonly meta: string | null;
+  /** The notes, outlines and lists linked to it (absent when not asked for). */
+  readonly attachment?: readonly Attachment[];
 }
 
 export interface TaskQuery {

@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorCode } from '../../errors.js';
+import { tableCode as errorCode } from '../../errors.js';
 import type { OrganizerKind, Repos, StampName, TaskReference } from '../../storage/store.js';
 import { resolveContributes, releaseContributors } from './goal-rules.js';
 import type { FieldSpec, KindCodes, Row } from './organizer-fields.js';
@@ -35,8 +35,11 @@ export interface KindSpec {
   readonly prepare?: (tx: Repos, userPk: number, next: Row, stored: Row | null) => Promise<Row>;
   /** Keeps other records of the kind consistent after a write. */
   readonly afterWrite?: (tx: Repos, userPk: number, next: Row, stored: Row | null) => Promise<void>;
-  /** Clears references from other records of the kind to a deleted one (tasks are handled for all kinds). */
-  readonly afterDelete?: (tx: Repos, userPk: number, id: number) => Promise<void>;
+  /**
+   * Clears references from other records to a deleted one (tasks are handled for all kinds), at
+   * the delete's clock second `now`.
+   */
+  readonly afterDelete?: (tx: Repos, userPk: number, id: number, now: number) => Promise<void>;
 }
 
 /**
@@ -59,12 +62,6 @@ interface KindDefinition {
   readonly prepare?: KindSpec['prepare'];
   readonly afterWrite?: KindSpec['afterWrite'];
   readonly afterDelete?: KindSpec['afterDelete'];
-}
-
-/** Fails at start-up, not on the first error answer, when a base points outside the error table. */
-function errorCode(code: number): ErrorCode {
-  if (!Object.hasOwn(ERRORS, code)) throw new Error(`error ${code} is not in the error table`);
-  return code as ErrorCode;
 }
 
 function defineKind({ codeBase: base, nameRequiredOnEdit = false, shownKeys = [], notListed = [], xmlNames = {}, ...rest }: KindDefinition): KindSpec {
@@ -107,6 +104,13 @@ const FOLDERS = defineKind({
   xmlNames: { ord: 'order' },
   // A new folder goes after the last one; ord is never renumbered (gaps after deletes are harmless: it only sorts).
   prepare: async (tx, userPk, next, stored) => (stored ? next : { ...next, ord: await tx.organizers.nextFolderOrd(userPk) }),
+  // Notes are filed in folders too: deleting one files its notes under no folder, as an edit of
+  // those notes (their modified and lastedit_note move, only when a note was in it).
+  afterDelete: async (tx, userPk, id, now) => {
+    if (!(await tx.documents.hasFolder(userPk, id))) return;
+    const moved = await tx.accounts.touch(userPk, ['lastedit_note'], now);
+    await tx.documents.clearFolder(userPk, id, moved.lastedit_note as number);
+  },
 });
 
 const CONTEXTS = defineKind({

@@ -82,7 +82,7 @@ export async function deleteOrganizer(deps: Deps, auth: AuthContext, { spec, raw
   return deps.store.transaction(async (tx) => {
     const now = await lockAccount(deps, tx, userPk);
     if (!(await tx.organizers.remove(userPk, spec.kind, id))) throw fail.error('invalid');
-    await spec.afterDelete?.(tx, userPk, id);
+    await spec.afterDelete?.(tx, userPk, id, now);
     // lastedit_task moves only when a task really changes (else clients refetch tasks for nothing),
     // and those tasks take the value it moved to: touch() returns every stamp it was asked to move.
     const referenced = await tx.tasks.hasReference(userPk, spec.kind, id);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newTask } from '../../../test/factories.js';
-import { signIn, testContext, type TestContext } from '../../../test/harness.js';
+import { api, signIn, tasksCall, testContext, type TestContext } from '../../../test/harness.js';
 import type { Account, Task } from '../../storage/store.js';
 import { ALWAYS_FIELDS, OPTIONAL_FIELDS, type FieldSet } from './task-fields.js';
 import { taskWriter } from './task-writers.js';
@@ -51,13 +51,26 @@ describe('the public task record: database JSON equals the presenter', () => {
 
   before(async () => {
     ctx = await testContext();
-    const signed = await signIn(ctx);
+    const signed = await signIn(ctx, { scope: 'basic tasks notes outlines lists write' });
     account = signed.account;
     clientPk = signed.app.client.pk;
     await ctx.deps.store.transaction(async (tx) => {
       await tx.tasks.insertMany(account.pk, tasks);
       await tx.tasks.setMeta(account.pk, 2, clientPk, 'app data "quoted"\n');
     });
+    // Attachments: a note (integer id), an outline and a list (text ids), linked in this order;
+    // and a link whose record is then deleted, which is left out.
+    const add = async (plural: string, item: Record<string, unknown>) =>
+      ((await api(ctx, signed.token, `/3/${plural}/add.php`, { [plural]: JSON.stringify([item]) })).json() as Array<{ id: number | string }>)[0]?.id;
+    const note = await add('notes', { title: 'A "note" <1>' });
+    const outline = await add('outlines', { title: 'Plan ünï', ref: 'o1' });
+    const list = await add('lists', { title: 'Groceries', ref: 'l1', cols: [{ title: 'Item', type: 19 }] });
+    const gone = await add('notes', { title: 'Gone soon' });
+    const attach = [{ kind: 'note', id: note }, { kind: 'outline', id: outline }, { kind: 'list', id: list }, { kind: 'note', id: gone }];
+    const edited = await tasksCall(ctx, signed.token, 'edit', [{ id: 2, attach }, { id: 3, attach: [{ kind: 'list', id: list }] }]);
+    assert.equal(edited.statusCode, 200, edited.body);
+    assert.ok(!(edited.json() as Array<{ errorCode?: number }>).some((r) => r.errorCode), edited.body);
+    await api(ctx, signed.token, '/3/notes/delete.php', { notes: JSON.stringify([gone]) });
   });
   after(() => ctx.close());
 
@@ -66,12 +79,16 @@ describe('the public task record: database JSON equals the presenter', () => {
     ['every optional field', OPTIONAL_FIELDS],
     ['the times and meta', ['duetime', 'starttime', 'meta']],
     ['children and the lists', ['children', 'sharedwith', 'attachment', 'order']],
+    ['attachments alone', ['attachment']],
   ];
   for (const [name, fields] of fieldSets) {
     it(name, async () => {
       const query = { start: 0, num: 1000, withChildren: fields.includes('children'), metaFor: fields.includes('meta') ? clientPk : undefined };
       const fromDb = await ctx.deps.store.read.tasks.pageJson(account.pk, query, [...ALWAYS_FIELDS, ...fields]);
-      const listed = await ctx.deps.store.read.tasks.page(account.pk, query);
+      const page = await ctx.deps.store.read.tasks.page(account.pk, query);
+      const links = await ctx.deps.store.read.attachments.forTasks(account.pk, page.tasks.map((t) => t.id));
+      const listed = { tasks: page.tasks.map((t) => ({ ...t, attachment: links.get(t.id) ?? [] })) };
+      if (fields.includes('attachment')) assert.equal(links.get(2)?.length, 3, 'the test has attachments to compare');
       const w = taskWriter(fields);
       assert.equal(fromDb.total, tasks.length);
       assert.deepEqual(fromDb.rows.map((r) => r.toString('utf8')), listed.tasks.map((t) => w.json(t)));

@@ -1,3 +1,5 @@
+import { MAX_BATCH } from '../../http/batch-params.js';
+
 /**
  * Pure rules of task fields (spec 2.1). No I/O: the service applies them inside its transaction.
  */
@@ -10,7 +12,8 @@ export const LIMITS = {
   tag: 250, // characters
   note: 32000, // bytes, UTF-8
   meta: 1024, // bytes, UTF-8
-  batch: 50,
+  // Items per add, edit or delete call (spec 8), the same for every batch resource.
+  batch: MAX_BATCH,
   tasksPerAccount: 80000,
 } as const;
 

@@ -53,7 +53,8 @@ const FIELDS: Readonly<Record<(typeof ALWAYS_FIELDS)[number] | OptionalField, { 
   sharedwith: { read: 'h.none', kind: 'list' },
   addedby: { read: '0', kind: 'int' },
   via: { read: 't.via', kind: 'int' },
-  attachment: { read: 'h.none', kind: 'list' },
+  // The linked notes, outlines and lists (read-only; linked with attach/detach, an addition).
+  attachment: { read: 'h.attachments(t)', kind: 'list' },
 };
 
 /** What the compiled code may call: nothing else is in its scope. */
@@ -62,6 +63,7 @@ const HELPERS = Object.freeze({
   escapeText,
   writeValue,
   none: Object.freeze([]) as readonly PublicValue[],
+  attachments: (t: ListedTask): PublicValue[] => (t.attachment ?? []).map((a) => ({ id: a.id, kind: a.kind, name: a.name })),
 });
 
 type Field = keyof typeof FIELDS;

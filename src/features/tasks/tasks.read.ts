@@ -3,7 +3,7 @@ import type { AuthContext } from '../../oauth/access-tokens.js';
 import type { PublicTaskField, TaskJsonPage, TaskPage, TaskQuery, Tombstone } from '../../storage/store.js';
 
 /** The filters of tasks/get, plus which costly fields were asked for. */
-type ListInput = Omit<TaskQuery, 'withChildren' | 'metaFor'> & { readonly children: boolean; readonly meta: boolean };
+type ListInput = Omit<TaskQuery, 'withChildren' | 'metaFor'> & { readonly children: boolean; readonly meta: boolean; readonly attachment: boolean };
 
 /** Default and maximum of `num` (spec 4.2); larger values are capped, not refused. */
 export const MAX_PAGE = 1000;
@@ -23,10 +23,17 @@ function queryOf(auth: AuthContext, input: ListInput): TaskQuery {
 }
 
 export async function listTasks(deps: Deps, auth: AuthContext, input: ListInput): Promise<TaskPage> {
-  return deps.store.read.tasks.page(auth.userPk, queryOf(auth, input));
+  const page = await deps.store.read.tasks.page(auth.userPk, queryOf(auth, input));
+  if (!input.attachment || page.tasks.length === 0) return page;
+  // One read of the page's links (and their records' titles), not one per task.
+  const links = await deps.store.read.attachments.forTasks(auth.userPk, page.tasks.map((t) => t.id));
+  return { total: page.total, tasks: page.tasks.map((t) => ({ ...t, attachment: links.get(t.id) ?? [] })) };
 }
 
-/** listTasks, each task already written as its public JSON with `fields` (the fast path of tasks/get in JSON). */
+/**
+ * listTasks, each task already written as its public JSON with `fields` (the fast path of
+ * tasks/get in JSON), attachments included: the database writes them too.
+ */
 export async function listTasksJson(deps: Deps, auth: AuthContext, input: ListInput, fields: readonly PublicTaskField[]): Promise<TaskJsonPage> {
   return deps.store.read.tasks.pageJson(auth.userPk, queryOf(auth, input), fields);
 }

@@ -2,47 +2,27 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
 import { apiRoute } from '../../http/api-route.js';
-import { classifyId, lenientInt, type Params } from '../../http/params.js';
+import { batchParam, numberParam as numberOf } from '../../http/batch-params.js';
+import { classifyId, type Params } from '../../http/params.js';
 import { formatOf } from '../../http/reply.js';
 import { ALWAYS_FIELDS, parseFields, type FieldSet } from './task-fields.js';
 import { asksReschedule } from './task-input.js';
-import { LIMITS } from './task-rules.js';
 import { deleteResultsBody, taskJsonPageBody, taskPageBody, taskResultsBody, tombstonesBody } from './tasks.presenter.js';
 import { deletedTasks, listTasks, listTasksJson, MAX_PAGE } from './tasks.read.js';
 import { addTasks, deleteTasks, editTasks, type Wanted } from './tasks.write.js';
 
-/** A numeric parameter: absent or empty → undefined; anything but a number → 611 for the request. */
+/** A numeric parameter of tasks/get or deleted: anything but a number is 611 for the request. */
 function numberParam(p: Params, ...names: string[]): number | undefined {
-  for (const name of names) {
-    const text = p.text(name);
-    if (text === undefined) continue;
-    const n = lenientInt(text);
-    if (n === undefined) throw new ApiError(611, { desc: `Malformed request: ${name} must be a number` });
-    return n;
-  }
-  return undefined;
+  return numberOf(p, 611, ...names);
 }
 
-/**
- * The `tasks` parameter of add, edit and delete: a JSON array of at most 50 items. Anything else
- * fails the whole request (611 or 602) before anything is stored.
- */
+/** The `tasks` parameter of add, edit and delete: a JSON array of at most 50 items (611, 602). */
 function batchOf(p: Params): unknown[] {
-  const raw = p.get('tasks');
-  if (raw === undefined || raw.trim() === '') throw new ApiError(611, { desc: 'Malformed request: tasks is required (a JSON array)' });
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw new ApiError(611, { desc: 'Malformed request: tasks is not valid JSON' });
-  }
-  if (!Array.isArray(value)) throw new ApiError(611, { desc: 'Malformed request: tasks must be a JSON array' });
-  if (value.length > LIMITS.batch) throw new ApiError(602);
-  return value;
+  return batchParam(p, 'tasks', { malformed: 611, tooMany: 602 });
 }
 
 function wantedOf(fields: FieldSet): Wanted {
-  return { children: fields.includes('children'), meta: fields.includes('meta') };
+  return { children: fields.includes('children'), meta: fields.includes('meta'), attachment: fields.includes('attachment') };
 }
 
 function compOf(p: Params): 0 | 1 | undefined {

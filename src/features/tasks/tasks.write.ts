@@ -4,6 +4,7 @@ import { lockAccount } from '../account/account.service.js';
 import { classifyId } from '../../http/params.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
 import type { ListedTask, Task } from '../../storage/store.js';
+import { applyLinkChanges, checkLinkChanges, readLinkChanges, type LinkChanges } from './task-attachments.js';
 import { checkReferences } from './task-checks.js';
 import { parseTaskInput, type TaskPatch } from './task-input.js';
 import { repeatCompletion } from './task-repeat.js';
@@ -17,6 +18,7 @@ export type WriteResult = { readonly task: ListedTask; readonly ref?: string | n
 export interface Wanted {
   readonly children: boolean;
   readonly meta: boolean;
+  readonly attachment: boolean;
 }
 
 /** Runs a write call: one transaction, the account's writers serialised, every item judged on its own. */
@@ -37,7 +39,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 async function view(ctx: WriteContext, task: Task, meta: string | null | undefined, wanted: Wanted, children?: number): Promise<ListedTask> {
   children ??= wanted.children && task.parent === 0 ? (await ctx.tx.tasks.childIds(ctx.account.pk, task.id)).length : 0;
   const shownMeta = wanted.meta ? (meta !== undefined ? meta : await ctx.tx.tasks.meta(ctx.account.pk, task.id, ctx.clientPk)) : null;
-  return { ...task, children, meta: shownMeta === '' ? null : shownMeta };
+  const attachment = wanted.attachment ? ((await ctx.tx.attachments.forTasks(ctx.account.pk, [task.id])).get(task.id) ?? []) : [];
+  return { ...task, children, meta: shownMeta === '' ? null : shownMeta, attachment };
 }
 
 function refOf(item: unknown): string | number | undefined {
@@ -55,9 +58,9 @@ function refOf(item: unknown): string | number | undefined {
  */
 export async function addTasks(deps: Deps, auth: AuthContext, items: readonly unknown[], wanted: Wanted): Promise<WriteResult[]> {
   return writeCall(deps, auth, async (ctx) => {
-    const judged: Array<TaskPatch | ItemError> = [];
+    const judged: Array<Judged | ItemError> = [];
     for (const item of items) judged.push(await judgeAdd(ctx, item));
-    const good = judged.filter((j): j is TaskPatch => !('errorCode' in j));
+    const good = judged.filter((j): j is Judged => !('errorCode' in j));
     const written = good.length === 0 ? [] : await insertAdded(ctx, good, wanted);
     let next = 0;
     return judged.map((j, i) => {
@@ -68,18 +71,28 @@ export async function addTasks(deps: Deps, auth: AuthContext, items: readonly un
   });
 }
 
-/** One add item's patch, or its error; a patch returned has room reserved in the account. */
-async function judgeAdd(ctx: WriteContext, item: unknown): Promise<TaskPatch | ItemError> {
+/** What an add item will write: its fields, and the records it links (attach, an addition). */
+interface Judged {
+  readonly patch: TaskPatch;
+  readonly links: LinkChanges | undefined;
+}
+
+/** One add item, judged, or its error; an item judged good has room reserved in the account. */
+async function judgeAdd(ctx: WriteContext, item: unknown): Promise<Judged | ItemError> {
   if (!isObject(item)) return itemError(611, '', 'Malformed request: each task must be a JSON object');
   const parsed = parseTaskInput(item, 'add');
   if ('error' in parsed) return itemError(parsed.error.code, '', parsed.error.desc);
-  const problem = await checkReferences(ctx.tx, ctx.account, parsed.ok.patch, null);
+  const p = parsed.ok.patch;
+  const links = readLinkChanges(item);
+  if (links && 'code' in links) return itemError(links.code, '', links.desc);
+  const problem = (await checkReferences(ctx.tx, ctx.account, p, null)) ?? (links && (await checkLinkChanges(ctx.tx, ctx.account.pk, null, links)));
   if (problem) return itemError(problem.code, '', problem.desc);
-  return (await reserveTask(ctx)) ?? parsed.ok.patch;
+  return (await reserveTask(ctx)) ?? { patch: p, links };
 }
 
-/** Writes the judged patches as new tasks, in order; returns them as the call shows them. */
-async function insertAdded(ctx: WriteContext, patches: readonly TaskPatch[], wanted: Wanted): Promise<ListedTask[]> {
+/** Writes the judged items as new tasks, in order; returns them as the call shows them. */
+async function insertAdded(ctx: WriteContext, items: readonly Judged[], wanted: Wanted): Promise<ListedTask[]> {
+  const patches = items.map((j) => j.patch);
   const stamp = await editStamp(ctx);
   const first = await ctx.tx.accounts.allocateIds(ctx.account.pk, 'task', patches.length);
   // Subtasks of one parent added in one call line up after its last subtask, in order.
@@ -96,6 +109,7 @@ async function insertAdded(ctx: WriteContext, patches: readonly TaskPatch[], wan
   }
   await ctx.tx.tasks.insertMany(ctx.account.pk, tasks);
   for (const [i, p] of patches.entries()) if (p.meta) await ctx.tx.tasks.setMeta(ctx.account.pk, first + i, ctx.clientPk, p.meta);
+  for (const [i, j] of items.entries()) if (j.links) await applyLinkChanges(ctx.tx, ctx.account.pk, first + i, j.links);
   for (const parent of orders.keys()) await markParentChanged(ctx, parent);
   const shown: ListedTask[] = [];
   for (const [i, task] of tasks.entries()) shown.push(await view(ctx, task, patches[i]?.meta ?? null, wanted, 0));
@@ -190,8 +204,10 @@ async function editOne(
   const parsed = parseTaskInput(item, 'edit');
   if ('error' in parsed) return itemError(parsed.error.code, idRef(id), parsed.error.desc);
   const p: TaskPatch = parsed.ok.patch;
-  if (Object.keys(p).length === 0) return itemError(606, idRef(id), 'Nothing was edited: the task carried no field that can be changed');
-  const problem = await checkReferences(ctx.tx, ctx.account, p, current);
+  const links = readLinkChanges(item);
+  if (links && 'code' in links) return itemError(links.code, idRef(id), links.desc);
+  if (Object.keys(p).length === 0 && !links) return itemError(606, idRef(id), 'Nothing was edited: the task carried no field that can be changed');
+  const problem = (await checkReferences(ctx.tx, ctx.account, p, current)) ?? (links && (await checkLinkChanges(ctx.tx, ctx.account.pk, id, links)));
   if (problem) return itemError(problem.code, idRef(id), problem.desc);
 
   // addedby was only checked (615/616); it is not stored.
@@ -207,7 +223,9 @@ async function editOne(
 
   const oldMeta = meta === undefined ? undefined : await ctx.tx.tasks.meta(ctx.account.pk, id, ctx.clientPk);
   const metaChanged = meta !== undefined && (meta ?? '') !== (oldMeta ?? '');
-  const changed = metaChanged || EDITABLE.some((f) => next[f] !== current[f]) || next.repeatIndex !== current.repeatIndex;
+  // A link made or removed changes the task's `attachment`: an edit like any other.
+  const linksChanged = links ? await applyLinkChanges(ctx.tx, ctx.account.pk, id, links) : false;
+  const changed = metaChanged || linksChanged || EDITABLE.some((f) => next[f] !== current[f]) || next.repeatIndex !== current.repeatIndex;
   if (changed) {
     next = { ...next, modified: await editStamp(ctx) };
     await ctx.tx.tasks.update(ctx.account.pk, next);

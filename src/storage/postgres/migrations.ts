@@ -273,4 +273,97 @@ CREATE INDEX auth_requests_by_session ON auth_requests (session_hash);
 CREATE INDEX auth_requests_by_expiry ON auth_requests (expires_at);
 `,
   },
+  {
+    version: 7,
+    name: 'notes, outlines, lists, rows, task attachments',
+    sql: `
+-- Notes take their ids from the per-account counters like tasks.
+ALTER TABLE id_counters DROP CONSTRAINT id_counters_kind_check;
+ALTER TABLE id_counters ADD CONSTRAINT id_counters_kind_check CHECK (kind IN ('task', 'goal', 'context', 'folder', 'location', 'note'));
+
+CREATE TABLE notes (
+  user_pk  BIGINT  NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  id       INTEGER NOT NULL,
+  title    TEXT    NOT NULL,
+  text     TEXT    NOT NULL DEFAULT '',
+  folder   INTEGER NOT NULL DEFAULT 0,
+  private  INTEGER NOT NULL DEFAULT 0,
+  added    BIGINT  NOT NULL,
+  modified BIGINT  NOT NULL,
+  PRIMARY KEY (user_pk, id)
+);
+CREATE INDEX notes_by_modified ON notes (user_pk, modified);
+CREATE INDEX notes_by_folder ON notes (user_pk, folder) WHERE folder <> 0;
+
+CREATE TABLE outlines (
+  user_pk  BIGINT  NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  id       TEXT    NOT NULL,
+  ref      TEXT    NOT NULL,
+  title    TEXT    NOT NULL,
+  keywords TEXT    NOT NULL DEFAULT '',
+  note     TEXT    NOT NULL DEFAULT '',
+  hidden   INTEGER NOT NULL DEFAULT 0,
+  version  INTEGER NOT NULL,
+  added    BIGINT  NOT NULL,
+  modified BIGINT  NOT NULL,
+  nodes    TEXT    NOT NULL,
+  PRIMARY KEY (user_pk, id),
+  UNIQUE (user_pk, ref)
+);
+CREATE INDEX outlines_by_modified ON outlines (user_pk, modified);
+
+CREATE TABLE lists (
+  user_pk  BIGINT  NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  id       TEXT    NOT NULL,
+  ref      TEXT    NOT NULL,
+  title    TEXT    NOT NULL,
+  keywords TEXT    NOT NULL DEFAULT '',
+  note     TEXT    NOT NULL DEFAULT '',
+  version  INTEGER NOT NULL,
+  added    BIGINT  NOT NULL,
+  modified BIGINT  NOT NULL,
+  cols     TEXT    NOT NULL,
+  next_col INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, id),
+  UNIQUE (user_pk, ref)
+);
+CREATE INDEX lists_by_modified ON lists (user_pk, modified);
+
+CREATE TABLE list_rows (
+  user_pk  BIGINT  NOT NULL,
+  list_id  TEXT    NOT NULL,
+  id       TEXT    NOT NULL,
+  ref      TEXT    NOT NULL,
+  version  INTEGER NOT NULL,
+  added    BIGINT  NOT NULL,
+  modified BIGINT  NOT NULL,
+  cells    TEXT    NOT NULL,
+  PRIMARY KEY (user_pk, id),
+  UNIQUE (user_pk, list_id, ref),
+  FOREIGN KEY (user_pk, list_id) REFERENCES lists(user_pk, id) ON DELETE CASCADE
+);
+CREATE INDEX list_rows_by_list ON list_rows (user_pk, list_id, modified);
+
+CREATE TABLE deleted_records (
+  user_pk BIGINT  NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  kind    TEXT    NOT NULL CHECK (kind IN ('note', 'outline', 'list', 'row')),
+  id      TEXT    NOT NULL,
+  list_id TEXT    NOT NULL DEFAULT '',
+  stamp   BIGINT  NOT NULL,
+  PRIMARY KEY (user_pk, kind, id)
+);
+CREATE INDEX deleted_records_by_stamp ON deleted_records (user_pk, kind, stamp);
+
+CREATE TABLE task_attachments (
+  user_pk BIGINT  NOT NULL,
+  task_id INTEGER NOT NULL,
+  kind    TEXT    NOT NULL CHECK (kind IN ('note', 'outline', 'list')),
+  target  TEXT    NOT NULL,
+  seq     INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, task_id, kind, target),
+  FOREIGN KEY (user_pk, task_id) REFERENCES tasks(user_pk, id) ON DELETE CASCADE
+);
+CREATE INDEX task_attachments_by_target ON task_attachments (user_pk, kind, target);
+`,
+  },
 ];

@@ -72,6 +72,12 @@ export const pgDialect: Dialect = {
     `SELECT row_to_json(r)::text FROM (SELECT ${columns.map(([k, e]) => `${e} AS "${k}"`).join(', ')} ${from}) r ORDER BY r."id"`,
   emptyJsonArray: `'[]'::json`,
   jsonBytes: (value) => Buffer.from(value as string, 'utf8'),
+  // array_to_json writes its elements compactly, as row_to_json does (json_agg puts spaces and
+  // line breaks between them); the sorted subquery gives array_agg its order.
+  jsonList: (columns, from, orderBy) =>
+    `(SELECT coalesce(array_to_json(array_agg(x)), '[]'::json) FROM (SELECT ${columns.map(([k, e]) => `${e} AS "${k}"`).join(', ')} ${from} ORDER BY ${orderBy}) x)`,
+  jsonNumberOfText: (e) => `to_json(${e}::bigint)`,
+  jsonText: (e) => `to_json(${e})`,
   // node-postgres parses json columns already.
   parseJsonRow: (value) => (typeof value === 'string' ? (JSON.parse(value) as unknown[]) : (value as unknown[])),
   uniqueViolation(err) {

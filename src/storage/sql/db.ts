@@ -69,6 +69,16 @@ export interface Dialect {
    * the rows of `from` (the FROM … ORDER BY … LIMIT tail, which must order by `id`, a column).
    */
   jsonRecords(columns: ReadonlyArray<readonly [string, string]>, from: string): string;
+  /**
+   * An expression giving a JSON array of objects, compact, in order: `columns` are [key,
+   * expression] pairs over the rows of `from` (a FROM … WHERE tail), ordered by `orderBy`; `[]`
+   * when there are none. For the nested lists of a jsonRecords column.
+   */
+  jsonList(columns: ReadonlyArray<readonly [string, string]>, from: string, orderBy: string): string;
+  /** A JSON number from a text column holding digits (a note's id kept as text). */
+  jsonNumberOfText(text: string): string;
+  /** A JSON string from a text column. */
+  jsonText(text: string): string;
   /** A jsonRecords column value as UTF-8 bytes. */
   jsonBytes(value: unknown): Buffer;
 

@@ -1,8 +1,10 @@
 import type { Repos } from '../store.js';
 import { SqlAccounts } from './accounts.js';
 import { SqlAuthRequests } from './auth-requests.js';
+import { SqlAttachments } from './attachments.js';
 import { SqlClients } from './clients.js';
 import type { Dialect, LockRows, SqlDb } from './db.js';
+import { SqlDocuments } from './documents.js';
 import { SqlOAuth } from './oauth.js';
 import { SqlOrganizers } from './organizers.js';
 import { SqlSessions } from './sessions.js';
@@ -22,5 +24,7 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     sessions: new SqlSessions(db),
     tasks: new SqlTasks(db, dialect),
     organizers: new SqlOrganizers(db, dialect),
+    documents: new SqlDocuments(db),
+    attachments: new SqlAttachments(db),
   };
 }

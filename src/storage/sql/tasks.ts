@@ -84,11 +84,34 @@ function publicExpression(field: PublicTaskField, dialect: Dialect): string {
     case 'addedby':
       return '0';
     case 'sharedwith':
-    case 'attachment':
       return dialect.emptyJsonArray;
+    case 'attachment':
+      return attachmentsExpression(dialect);
     default:
       return `t.${field}`;
   }
+}
+
+/**
+ * A task's links as {id, kind, name}, in the order they were made, as AttachmentsRepo.forTasks
+ * reads them: a note's id is a number, an outline's or a list's its text id, the name the linked
+ * record's title; a link whose record is gone is left out.
+ */
+function attachmentsExpression(d: Dialect): string {
+  const title = 'coalesce(n.title, o.title, l.title)';
+  return d.jsonList(
+    [
+      ['id', `CASE WHEN a.kind = 'note' THEN ${d.jsonNumberOfText('a.target')} ELSE ${d.jsonText('a.target')} END`],
+      ['kind', 'a.kind'],
+      ['name', title],
+    ],
+    `FROM task_attachments a
+       LEFT JOIN notes n ON a.kind = 'note' AND n.user_pk = a.user_pk AND CAST(n.id AS TEXT) = a.target
+       LEFT JOIN outlines o ON a.kind = 'outline' AND o.user_pk = a.user_pk AND o.id = a.target
+       LEFT JOIN lists l ON a.kind = 'list' AND l.user_pk = a.user_pk AND l.id = a.target
+     WHERE a.user_pk = t.user_pk AND a.task_id = t.id AND ${title} IS NOT NULL`,
+    'a.seq',
+  );
 }
 
 const INSERT_INTO = `INSERT INTO tasks (user_pk, ${COLUMNS.join(', ')}) VALUES `;

@@ -101,6 +101,10 @@ export const sqliteDialect: Dialect = {
   // As a BLOB, which better-sqlite3 hands over as the bytes SQLite wrote (no UTF-8 decoding).
   jsonRecords: (columns, from) => `SELECT CAST(json_object(${columns.map(([k, e]) => `'${k}', ${e}`).join(', ')}) AS BLOB) ${from}`,
   jsonBytes: (value) => value as Buffer,
+  // json(): a subquery's value reaches the outer json_object as text unless marked JSON again.
+  jsonList: (columns, from, orderBy) => `json((SELECT json_group_array(json_object(${columns.map(([k, e]) => `'${k}', ${e}`).join(', ')}) ORDER BY ${orderBy}) ${from}))`,
+  jsonNumberOfText: (e) => `CAST(${e} AS INTEGER)`,
+  jsonText: (e) => e,
   emptyJsonArray: `json('[]')`,
   parseJsonRow: (value) => JSON.parse(value as string) as unknown[],
   uniqueViolation(err) {

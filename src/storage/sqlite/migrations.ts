@@ -295,4 +295,113 @@ CREATE INDEX auth_requests_by_session ON auth_requests (session_hash);
 CREATE INDEX auth_requests_by_expiry ON auth_requests (expires_at);
 `,
   },
+  {
+    version: 7,
+    name: 'notes, outlines, lists, rows, task attachments',
+    sql: `
+-- Notes take their ids from the per-account counters like tasks: the counters' kinds gain 'note'.
+-- SQLite cannot change a CHECK in place, so the table is rebuilt with its rows.
+CREATE TABLE id_counters_v7 (
+  user_pk INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  kind    TEXT    NOT NULL CHECK (kind IN ('task', 'goal', 'context', 'folder', 'location', 'note')),
+  next_id INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, kind)
+) STRICT, WITHOUT ROWID;
+INSERT INTO id_counters_v7 (user_pk, kind, next_id) SELECT user_pk, kind, next_id FROM id_counters;
+DROP TABLE id_counters;
+ALTER TABLE id_counters_v7 RENAME TO id_counters;
+
+-- Notes (the notebook): folder is a folder of the account or 0.
+CREATE TABLE notes (
+  user_pk  INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  id       INTEGER NOT NULL,
+  title    TEXT    NOT NULL,
+  text     TEXT    NOT NULL DEFAULT '',
+  folder   INTEGER NOT NULL DEFAULT 0,
+  private  INTEGER NOT NULL DEFAULT 0,
+  added    INTEGER NOT NULL,
+  modified INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, id)
+) STRICT;
+CREATE INDEX notes_by_modified ON notes (user_pk, modified);
+CREATE INDEX notes_by_folder ON notes (user_pk, folder) WHERE folder <> 0;
+
+-- Outlines, lists and rows have hexadecimal string ids made by the server, and keep the client's
+-- ref of the add (a second add with the same ref is refused). nodes, cols and cells are JSON.
+CREATE TABLE outlines (
+  user_pk  INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  id       TEXT    NOT NULL,
+  ref      TEXT    NOT NULL,
+  title    TEXT    NOT NULL,
+  keywords TEXT    NOT NULL DEFAULT '',
+  note     TEXT    NOT NULL DEFAULT '',
+  hidden   INTEGER NOT NULL DEFAULT 0,
+  version  INTEGER NOT NULL,
+  added    INTEGER NOT NULL,
+  modified INTEGER NOT NULL,
+  nodes    TEXT    NOT NULL,
+  PRIMARY KEY (user_pk, id),
+  UNIQUE (user_pk, ref)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX outlines_by_modified ON outlines (user_pk, modified);
+
+CREATE TABLE lists (
+  user_pk  INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  id       TEXT    NOT NULL,
+  ref      TEXT    NOT NULL,
+  title    TEXT    NOT NULL,
+  keywords TEXT    NOT NULL DEFAULT '',
+  note     TEXT    NOT NULL DEFAULT '',
+  version  INTEGER NOT NULL,
+  added    INTEGER NOT NULL,
+  modified INTEGER NOT NULL,
+  cols     TEXT    NOT NULL,
+  next_col INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, id),
+  UNIQUE (user_pk, ref)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX lists_by_modified ON lists (user_pk, modified);
+
+-- Rows belong to a list and go with it. Their refs are unique within their list.
+CREATE TABLE list_rows (
+  user_pk  INTEGER NOT NULL,
+  list_id  TEXT    NOT NULL,
+  id       TEXT    NOT NULL,
+  ref      TEXT    NOT NULL,
+  version  INTEGER NOT NULL,
+  added    INTEGER NOT NULL,
+  modified INTEGER NOT NULL,
+  cells    TEXT    NOT NULL,
+  PRIMARY KEY (user_pk, id),
+  UNIQUE (user_pk, list_id, ref),
+  FOREIGN KEY (user_pk, list_id) REFERENCES lists(user_pk, id) ON DELETE CASCADE
+) STRICT, WITHOUT ROWID;
+CREATE INDEX list_rows_by_list ON list_rows (user_pk, list_id, modified);
+
+-- Tombstones of deleted notes, outlines, lists and rows for <kind>/deleted.php (note ids as text;
+-- list_id is the row's list, '' for the other kinds).
+CREATE TABLE deleted_records (
+  user_pk INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  kind    TEXT    NOT NULL CHECK (kind IN ('note', 'outline', 'list', 'row')),
+  id      TEXT    NOT NULL,
+  list_id TEXT    NOT NULL DEFAULT '',
+  stamp   INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, kind, id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX deleted_records_by_stamp ON deleted_records (user_pk, kind, stamp);
+
+-- A task's attachment: links to notes, outlines and lists (target is the record's id as text),
+-- in the order they were made (seq). Deleting the task removes its links.
+CREATE TABLE task_attachments (
+  user_pk INTEGER NOT NULL,
+  task_id INTEGER NOT NULL,
+  kind    TEXT    NOT NULL CHECK (kind IN ('note', 'outline', 'list')),
+  target  TEXT    NOT NULL,
+  seq     INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, task_id, kind, target),
+  FOREIGN KEY (user_pk, task_id) REFERENCES tasks(user_pk, id) ON DELETE CASCADE
+) STRICT, WITHOUT ROWID;
+CREATE INDEX task_attachments_by_target ON task_attachments (user_pk, kind, target);
+`,
+  },
 ];
