@@ -15,7 +15,8 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { repeatBench } from './repeat.js';
-import { ON_POSTGRES, SCENARIOS, withPostgres, type Scenario } from './scenarios.js';
+import { goalRows } from './goals.js';
+import { ON_POSTGRES, SCENARIOS, TASKS_1000, withPostgres, type Scenario } from './scenarios.js';
 import type { ServerReady } from './server.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -32,16 +33,18 @@ const PG_URL = process.env['BENCH_DATABASE_URL'] ?? process.env['TEST_DATABASE_U
 interface Sample {
   readonly rps: number;
   readonly cpuMicros: number;
+  /** Statements sent to the database per request (PostgreSQL: round trips). */
+  readonly statements: number;
   readonly errors: number;
 }
 
 /** Answers of Tickler scenarios, served by the baselines of their group. */
 const bodies = new Map<string, string>();
 
-async function cpu(child: ChildProcess): Promise<number> {
+async function cpu(child: ChildProcess): Promise<{ micros: number; statements: number }> {
   child.send('cpu');
-  const [m] = (await once(child, 'message')) as [{ cpu: NodeJS.CpuUsage }];
-  return m.cpu.user + m.cpu.system;
+  const [m] = (await once(child, 'message')) as [{ cpu: NodeJS.CpuUsage; statements: number }];
+  return { micros: m.cpu.user + m.cpu.system, statements: m.statements };
 }
 
 async function measure(s: Scenario): Promise<Sample> {
@@ -74,7 +77,8 @@ async function measure(s: Scenario): Promise<Sample> {
     const before = await cpu(child);
     const r = await autocannon({ ...options, duration: SECONDS });
     const after = await cpu(child);
-    return { rps: r.requests.average, cpuMicros: (after - before) / Math.max(1, r.requests.total), errors: r.errors + r.non2xx };
+    const n = Math.max(1, r.requests.total);
+    return { rps: r.requests.average, cpuMicros: (after.micros - before.micros) / n, statements: (after.statements - before.statements) / n, errors: r.errors + r.non2xx };
   } finally {
     const exited = once(child, 'exit');
     child.disconnect();
@@ -103,19 +107,25 @@ async function main(): Promise<void> {
   }
   const med = (name: string) => {
     const xs = samples.get(name) ?? [];
-    return { rps: median(xs.map((x) => x.rps)), cpu: median(xs.map((x) => x.cpuMicros)), errors: xs.reduce((n, x) => n + x.errors, 0) };
+    return {
+      rps: median(xs.map((x) => x.rps)),
+      cpu: median(xs.map((x) => x.cpuMicros)),
+      statements: median(xs.map((x) => x.statements)),
+      errors: xs.reduce((n, x) => n + x.errors, 0),
+    };
   };
   let errors = 0;
   for (const group of [...new Set(scenarios.map((s) => s.group))]) {
     const inGroup = scenarios.filter((s) => s.group === group);
     const base = med(inGroup.find((s) => s.server === 'bare')?.name ?? '');
     console.log(`\n### ${group}\n`);
-    console.log('| scenario | req/s (median) | ratio to baseline | CPU µs per request | baseline CPU / this CPU | errors |');
-    console.log('|---|---|---|---|---|---|');
+    console.log('| scenario | req/s (median) | ratio to baseline | CPU µs per request | baseline CPU / this CPU | statements per request | errors |');
+    console.log('|---|---|---|---|---|---|---|');
     for (const s of inGroup) {
       const m = med(s.name);
       errors += m.errors;
-      console.log(`| ${s.name} | ${Math.round(m.rps)} | ${(m.rps / base.rps).toFixed(2)} | ${m.cpu.toFixed(1)} | ${(base.cpu / m.cpu).toFixed(2)} | ${m.errors} |`);
+      const statements = s.server === 'tickler' || s.server === 'raw-add' ? m.statements.toFixed(1) : '';
+      console.log(`| ${s.name} | ${Math.round(m.rps)} | ${(m.rps / base.rps).toFixed(2)} | ${m.cpu.toFixed(1)} | ${(base.cpu / m.cpu).toFixed(2)} | ${statements} | ${m.errors} |`);
     }
   }
   const twins = scenarios.filter((s) => s.name.endsWith(ON_POSTGRES));
@@ -135,6 +145,13 @@ async function main(): Promise<void> {
     if (samples.has(big) && samples.has(small)) {
       console.log(`\nincremental fetch, 80,000 tasks / 100 tasks: CPU per request ${(med(big).cpu / med(small).cpu).toFixed(2)}, req/s ${(med(small).rps / med(big).rps).toFixed(2)} (1.00 = the account's size does not matter)`);
     }
+  }
+  const goals = goalRows((name) => (samples.has(name) ? med(name) : undefined), bodies.get(TASKS_1000));
+  if (goals.length > 0) {
+    console.log('\n### Goals (docs/decisions/0007-http-performance.md)\n');
+    console.log('| figure | database | value | goal | met |');
+    console.log('|---|---|---|---|---|');
+    for (const g of goals) console.log(`| ${g.figure} | ${g.database} | ${g.value} | ${g.goal} | ${g.met ? 'yes' : 'no'} |`);
   }
   if (chosen('repeat')) {
     console.log('\n### repeat engine: next-occurrence cost (in process)\n');

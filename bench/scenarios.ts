@@ -5,7 +5,7 @@ export interface Scenario {
   readonly name: string;
   /** Scenarios of a group are compared with the group's `bare` baseline. */
   readonly group: string;
-  readonly server: 'tickler' | 'bare' | 'fastify';
+  readonly server: 'tickler' | 'bare' | 'fastify' | 'raw-add';
   readonly setup?: TicklerSetup;
   readonly env?: Record<string, string>;
   readonly request: { readonly method: 'GET' | 'POST'; readonly path: string; readonly body?: string };
@@ -16,17 +16,21 @@ export interface Scenario {
 const ALL_FIELDS =
   'tag,folder,context,goal,location,parent,children,order,duedate,duedatemod,startdate,duetime,starttime,remind,repeat,status,length,priority,star,added,timer,timeron,note,meta,previous,shared,sharedowner,sharedwith,addedby,via,attachment';
 
-const ACCOUNT_GET = 'account/get, valid token (defaults, log off)';
-const TASKS_1000 = 'tasks/get, 1000 tasks, all fields';
-const AFTER_BIG = 'after= fetch of 10 changed, account of 80,000';
-const AFTER_SMALL = 'after= fetch of 10 changed, account of 100';
-const ADD_50 = 'tasks/add, batches of 50';
+export const ACCOUNT_GET = 'account/get, valid token (defaults, log off)';
+export const ACCOUNT_BARE = 'bare node:http, same JSON (baseline)';
+export const TASKS_1000 = 'tasks/get, 1000 tasks, all fields';
+export const TASKS_1000_XML = 'tasks/get, 1000 tasks, all fields, in XML';
+export const AFTER_BIG = 'after= fetch of 10 changed, account of 80,000';
+export const AFTER_SMALL = 'after= fetch of 10 changed, account of 100';
+export const ADD_50 = 'tasks/add, batches of 50';
+export const ADD_RAW = 'the same 50 rows by the driver alone, one transaction, as durable (floor)';
 const NOTES_1000 = 'notes/get, 1000 notes';
 const NOTES_ADD_50 = 'notes/add, batches of 50';
 
 const accountGet = { method: 'GET', path: '/3/account/get.php' } as const;
 const accountProbe: TicklerSetup = { probe: { method: 'GET', url: '/3/account/get.php' } };
 const tasksGet = { method: 'GET', path: `/3/tasks/get.php?num=1000&fields=${ALL_FIELDS}` } as const;
+const tasksGetXml = { method: 'GET', path: `/3/tasks/get.php?num=1000&f=xml&fields=${ALL_FIELDS}` } as const;
 const afterGet = { method: 'GET', path: `/3/tasks/get.php?after=${(OLD_STAMP + NEW_STAMP) / 2}&fields=${ALL_FIELDS}` } as const;
 const batch = `tasks=${encodeURIComponent(JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ title: `Batch task ${i}`, note: 'A note of a realistic length, with a line or two.', priority: 2, star: 1, tag: 'work' }))))}`;
 const add = { method: 'POST', path: '/3/tasks/add.php', body: batch } as const;
@@ -35,7 +39,7 @@ const noteBatch = `notes=${encodeURIComponent(JSON.stringify(Array.from({ length
 const notesAdd = { method: 'POST', path: '/3/notes/add.php', body: noteBatch } as const;
 
 export const SCENARIOS: readonly Scenario[] = [
-  { group: 'account/get', name: 'bare node:http, same JSON (baseline)', server: 'bare', request: accountGet, bodyOf: ACCOUNT_GET },
+  { group: 'account/get', name: ACCOUNT_BARE, server: 'bare', request: accountGet, bodyOf: ACCOUNT_GET },
   { group: 'account/get', name: ACCOUNT_GET, server: 'tickler', setup: accountProbe, request: accountGet },
   { group: 'account/get', name: 'plain Fastify, same JSON (framework floor)', server: 'fastify', request: accountGet, bodyOf: ACCOUNT_GET },
   { group: 'account/get', name: 'account/get, account cache off', server: 'tickler', setup: accountProbe, env: { ACCOUNT_CACHE_SECONDS: '0' }, request: accountGet },
@@ -58,6 +62,7 @@ export const SCENARIOS: readonly Scenario[] = [
 
   { group: 'tasks/get', name: 'bare node:http, same 1000 tasks (baseline)', server: 'bare', request: tasksGet, bodyOf: TASKS_1000 },
   { group: 'tasks/get', name: TASKS_1000, server: 'tickler', setup: { tasks: 1000, probe: { method: 'GET', url: tasksGet.path } }, request: tasksGet },
+  { group: 'tasks/get', name: TASKS_1000_XML, server: 'tickler', setup: { tasks: 1000, probe: { method: 'GET', url: tasksGetXml.path } }, request: tasksGetXml },
 
   { group: 'incremental sync', name: 'bare node:http, same 10 tasks (baseline)', server: 'bare', request: afterGet, bodyOf: AFTER_SMALL },
   { group: 'incremental sync', name: AFTER_BIG, server: 'tickler', setup: { tasks: 80_000, changed: 10, probe: { method: 'GET', url: afterGet.path } }, request: afterGet },
@@ -66,6 +71,7 @@ export const SCENARIOS: readonly Scenario[] = [
   { group: 'tasks/add', name: 'bare node:http, same answer (baseline)', server: 'bare', request: add, bodyOf: ADD_50 },
   // Spread over 8 accounts: even a fast run stays far below 80,000 tasks per account.
   { group: 'tasks/add', name: ADD_50, server: 'tickler', setup: { accounts: 8, probe: { method: 'POST', url: add.path, payload: batch } }, request: add },
+  { group: 'tasks/add', name: ADD_RAW, server: 'raw-add', request: add, bodyOf: ADD_50 },
 
   { group: 'notes/get', name: 'bare node:http, same 1000 notes (baseline)', server: 'bare', request: notesGet, bodyOf: NOTES_1000 },
   { group: 'notes/get', name: NOTES_1000, server: 'tickler', setup: { notes: 1000, probe: { method: 'GET', url: notesGet.path } }, request: notesGet },
@@ -80,7 +86,7 @@ export const ON_POSTGRES = ' [PostgreSQL]';
 /** Each Tickler scenario again on PostgreSQL (a fresh schema per server), beside its SQLite run. */
 export function withPostgres(scenarios: readonly Scenario[]): Scenario[] {
   return scenarios.flatMap((s) =>
-    s.server === 'tickler' && !s.env?.['LOG_LEVEL'] && !s.env?.['TOKEN_CACHE_SECONDS']
+    (s.server === 'tickler' || s.server === 'raw-add') && !s.env?.['LOG_LEVEL'] && !s.env?.['TOKEN_CACHE_SECONDS']
       ? [s, { ...s, name: `${s.name}${ON_POSTGRES}`, env: { ...s.env, BENCH_DB: 'postgres' } }]
       : [s],
   );

@@ -5,6 +5,8 @@
  *   prepared as argv[3] (TicklerSetup) says; reports {port, tokens, body} to the parent.
  * - `bare`: a node:http server answering every request with the body the parent sends it.
  * - `fastify`: Fastify with one route answering that body: the framework's own floor.
+ * - `raw-add`: node:http writing the 50 rows of a tasks/add call with the database driver alone,
+ *   in one transaction, as durably as Tickler (bench/raw-add.ts), answering that body.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -20,6 +22,8 @@ import { createCode } from '../src/oauth/authorize.service.js';
 import { registerClient } from '../src/oauth/clients.service.js';
 import { openStore } from '../src/storage/open.js';
 import { freshSchema, type TestDatabase } from '../test/database.js';
+import { counted, countStatements } from './counters.js';
+import { rawAddServer } from './raw-add.js';
 import { seedNotes, seedTasks } from './seed.js';
 
 export interface ServerReady {
@@ -29,9 +33,9 @@ export interface ServerReady {
 }
 
 function ready(msg: ServerReady): void {
-  // The parent asks for this process's CPU time before and after a measurement.
+  // The parent asks for this process's CPU time and statement count before and after a measurement.
   process.on('message', (m) => {
-    if (m === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+    if (m === 'cpu') process.send?.({ cpu: process.cpuUsage(), statements: counted.statements });
   });
   process.send?.(msg);
 }
@@ -142,7 +146,9 @@ async function bodyFromParent(): Promise<string> {
 }
 
 const kind = process.argv[2];
+countStatements();
 if (kind === 'tickler') await tickler(JSON.parse(process.argv[3] ?? '{}') as TicklerSetup);
 else if (kind === 'bare') bare(await bodyFromParent());
 else if (kind === 'fastify') await fastifyFloor(await bodyFromParent());
+else if (kind === 'raw-add') await rawAddServer(await bodyFromParent(), ready);
 else throw new Error(`unknown server kind ${kind}`);

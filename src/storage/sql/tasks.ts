@@ -143,7 +143,8 @@ export class SqlTasks implements TasksRepo {
   }
 
   async count(userPk: number): Promise<number> {
-    return Number(((await this.db.get<{ n: number }>('SELECT count(*) AS n FROM tasks WHERE user_pk = ?', userPk)) as { n: number }).n);
+    // Kept by insertMany and remove (migration 10), instead of counting the rows each time.
+    return Number((await this.db.get<{ n: number }>('SELECT task_count AS n FROM accounts WHERE pk = ?', userPk))?.n ?? 0);
   }
 
   async get(userPk: number, id: number): Promise<Task | null> {
@@ -212,6 +213,7 @@ export class SqlTasks implements TasksRepo {
       await this.db.run(INSERTS.get(size) as string, ...params);
       at += size;
     }
+    if (tasks.length > 0) await this.db.run('UPDATE accounts SET task_count = task_count + ? WHERE pk = ?', tasks.length, userPk);
   }
 
   async update(userPk: number, task: Task): Promise<void> {
@@ -220,8 +222,9 @@ export class SqlTasks implements TasksRepo {
   }
 
   async remove(userPk: number, ids: readonly number[], stamp: number): Promise<void> {
+    let removed = 0;
     for (const id of ids) {
-      await this.db.run('DELETE FROM tasks WHERE user_pk = ? AND id = ?', userPk, id);
+      removed += await this.db.run('DELETE FROM tasks WHERE user_pk = ? AND id = ?', userPk, id);
       await this.db.run(
         'INSERT INTO deleted_tasks (user_pk, id, stamp) VALUES (?, ?, ?) ON CONFLICT (user_pk, id) DO UPDATE SET stamp = excluded.stamp',
         userPk,
@@ -229,6 +232,7 @@ export class SqlTasks implements TasksRepo {
         stamp,
       );
     }
+    if (removed > 0) await this.db.run('UPDATE accounts SET task_count = task_count - ? WHERE pk = ?', removed, userPk);
   }
 
   async childIds(userPk: number, parent: number): Promise<number[]> {

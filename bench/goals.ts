@@ -1,0 +1,68 @@
+/**
+ * The speed goals (docs/decisions/0007-http-performance.md), each computed from the medians of
+ * one run beside its baseline of the same run, on SQLite and, when it ran, on PostgreSQL.
+ */
+import { ACCOUNT_BARE, ACCOUNT_GET, ADD_50, ADD_RAW, AFTER_BIG, AFTER_SMALL, ON_POSTGRES, SCENARIOS, TASKS_1000, TASKS_1000_XML } from './scenarios.js';
+
+export interface Median {
+  readonly rps: number;
+  readonly cpu: number;
+  readonly statements: number;
+}
+
+export interface GoalRow {
+  readonly figure: string;
+  readonly database: string;
+  readonly value: string;
+  readonly goal: string;
+  readonly met: boolean;
+}
+
+/** CPU µs of JSON.stringify of `body` parsed, in this process (median of 5 runs of 100). */
+export function stringifyMicros(body: string): number {
+  const value: unknown = JSON.parse(body);
+  const runs: number[] = [];
+  for (let i = 0; i < 20; i++) JSON.stringify(value);
+  for (let r = 0; r < 5; r++) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < 100; i++) JSON.stringify(value);
+    const used = process.cpuUsage(start);
+    runs.push((used.user + used.system) / 100);
+  }
+  return runs.sort((a, b) => a - b)[2] as number;
+}
+
+export function goalRows(med: (name: string) => Median | undefined, tasksBody: string | undefined): GoalRow[] {
+  const rows: GoalRow[] = [];
+  const row = (figure: string, database: string, value: number | undefined, goal: string, met: (v: number) => boolean, digits = 2): void => {
+    if (value === undefined || !Number.isFinite(value)) return;
+    rows.push({ figure, database, value: value.toFixed(digits), goal, met: met(value) });
+  };
+  const stringify = tasksBody ? stringifyMicros(tasksBody) : undefined;
+  for (const [database, suffix] of [['SQLite', ''], ['PostgreSQL', ON_POSTGRES]] as const) {
+    const at = (name: string): Median | undefined => med(`${name}${suffix}`);
+    const json = at(TASKS_1000);
+    const xml = at(TASKS_1000_XML);
+    if (json && stringify) row('tasks/get, 1000 tasks, all fields: server CPU ÷ JSON.stringify of the same body', database, json.cpu / stringify, '≤ 2.5', (v) => v <= 2.5);
+    if (json && xml) row('the same answer in XML ÷ in JSON (server CPU)', database, xml.cpu / json.cpu, '≤ 1.3', (v) => v <= 1.3);
+    const add = at(ADD_50);
+    const raw = at(ADD_RAW);
+    if (add && raw) row('tasks/add, 50 per call ÷ the driver writing the same 50 rows, as durable (calls/s)', database, add.rps / raw.rps, '≥ 0.6', (v) => v >= 0.6);
+    if (add) row('tasks/add, 50 per call: statements (PostgreSQL: round trips) per call', database, add.statements, 'constant, ≤ 12', (v) => v <= 12, 1);
+    const big = at(AFTER_BIG);
+    const small = at(AFTER_SMALL);
+    if (big && small) row('after= fetch at 80,000 tasks ÷ at 100 tasks (server CPU)', database, big.cpu / small.cpu, '≤ 1.1', (v) => v <= 1.1);
+  }
+  const account = med(ACCOUNT_GET);
+  const bare = med(ACCOUNT_BARE);
+  if (account && bare) {
+    row('account/get with a valid token ÷ bare node:http (req/s)', 'SQLite', account.rps / bare.rps, '≥ 0.8', (v) => v >= 0.8);
+    row('account/get with a valid token ÷ bare node:http (server CPU per request)', 'SQLite', account.cpu / bare.cpu, '≤ 1.5', (v) => v <= 1.5);
+  }
+  for (const s of SCENARIOS.filter((x) => x.server === 'tickler')) {
+    const lite = med(s.name);
+    const pg = med(`${s.name}${ON_POSTGRES}`);
+    if (lite && pg) row(`PostgreSQL ÷ SQLite (req/s): ${s.name}`, 'both', pg.rps / lite.rps, '≥ 0.5', (v) => v >= 0.5);
+  }
+  return rows;
+}
