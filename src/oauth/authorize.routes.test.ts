@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Browser, hiddenInputs } from '../../test/browser.js';
 import { createAccount, createApp, PASSWORD, testContext, tokenRequest, type TestApp, type TestContext } from '../../test/harness.js';
 import type { Account } from '../storage/store.js';
-import { authorizeUrl, decide, PATH, signedIn } from './authorize.test-kit.js';
+import { authorizeUrl, decide, PATH, signedIn, signInOutcome } from './authorize.test-kit.js';
 
 describe('authorize page', () => {
   let ctx: TestContext;
@@ -62,7 +62,7 @@ describe('authorize page', () => {
     const base = () => authorizeUrl(app);
     const enc = encodeURIComponent;
     it('two client_ids, or two redirect addresses (even equal ones): an error page, never a redirect', async () => {
-      for (const url of [`${base()}&client_id=${app.clientId}`, `${base()}&redirect_uri=${enc(app.client.redirectUri)}&redirect_uri=${enc(app.client.redirectUri)}`]) {
+      for (const url of [`${base()}&client_id=${app.clientId}`, `${base()}&redirect_uri=${enc(app.redirectUri)}&redirect_uri=${enc(app.redirectUri)}`]) {
         const res = await new Browser(ctx.app).get(url);
         assert.equal(res.statusCode, 400, url);
         assert.equal(res.headers['location'], undefined);
@@ -154,8 +154,14 @@ describe('authorize page', () => {
   it('a wrong password shows the form again with a message and no session', async () => {
     const b = new Browser(ctx.app);
     const page = await b.get(authorizeUrl(app));
-    const res = await b.post(PATH, { ...hiddenInputs(page.body), email: account.email, password: 'wrong password' });
+    const posted = await b.post(PATH, { ...hiddenInputs(page.body), email: account.email, password: 'wrong password' });
+    // Post/Redirect/Get: back to the page, so that a reload does not send the password again.
+    assert.equal(posted.statusCode, 303);
+    assert.ok((posted.headers['location'] as string).startsWith(`${PATH}?`));
+    const res = await b.follow(posted);
     assert.equal(res.statusCode, 200);
+    assert.match(res.body, /autofocus id="problem"/, 'the message takes the focus');
+    assert.match(res.body, new RegExp(`value="${account.email.replace(/[.]/g, '\\.')}"`), 'the e-mail is filled in again');
     assert.match(res.body, /do not match an account/);
     assert.ok(!b.cookies.has('tickler_session'));
   });
@@ -209,10 +215,10 @@ describe('authorize page', () => {
   it('a code from a request that named its redirect_uri is exchanged only with that redirect_uri (RFC 6749 4.1.3)', async () => {
     // Another account: each sign-in spends one of the account's ten attempts in this window.
     const b = await signedIn(ctx, app, await createAccount(ctx));
-    const res = await decide(b, app, 'allow', { redirect_uri: app.client.redirectUri });
+    const res = await decide(b, app, 'allow', { redirect_uri: app.redirectUri });
     const code = new URL(res.headers['location'] as string).searchParams.get('code') as string;
     assert.equal((await tokenRequest(ctx, app, { grant_type: 'authorization_code', code })).json<{ errorCode: number }>().errorCode, 102);
-    const ok = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: app.client.redirectUri });
+    const ok = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: app.redirectUri });
     assert.equal(ok.statusCode, 200, ok.body);
     assert.ok(ok.json<{ access_token?: string }>().access_token);
   });
@@ -231,7 +237,10 @@ describe('authorize page', () => {
     const b = await signedIn(ctx, app, account);
     const consent = await b.get(authorizeUrl(app));
     b.cookies.delete('tickler_session');
-    const res = await b.post(PATH, { ...hiddenInputs(consent.body), action: 'allow' });
+    const posted = await b.post(PATH, { ...hiddenInputs(consent.body), action: 'allow' });
+    assert.equal(posted.statusCode, 303);
+    assert.ok((posted.headers['location'] as string).startsWith(`${PATH}?`), 'back to the page, not to the app');
+    const res = await b.follow(posted);
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['location'], undefined);
     assert.match(res.body, /session has ended/);
@@ -244,7 +253,9 @@ describe('authorize page', () => {
     // Another tab of the same browser signs in as someone else.
     await b.post(PATH, { ...hiddenInputs(consent.body.slice(consent.body.lastIndexOf('<form'))) });
     await signedIn(ctx, app, other, b);
-    const res = await b.post(PATH, { ...hiddenInputs(consent.body), action: 'allow' });
+    const posted = await b.post(PATH, { ...hiddenInputs(consent.body), action: 'allow' });
+    assert.ok((posted.headers['location'] as string).startsWith(`${PATH}?`), 'back to the page, not to the app');
+    const res = await b.follow(posted);
     assert.equal(res.statusCode, 200, 'the page is shown again, nothing is issued');
     assert.equal(res.headers['location'], undefined);
     assert.match(res.body, new RegExp(other.email.replace(/[.]/g, '\\.')));
@@ -278,7 +289,7 @@ describe('authorize page', () => {
     const consent = await b.get(authorizeUrl(app));
     const signoutForm = consent.body.slice(consent.body.lastIndexOf('<form'));
     const old = b.cookies.get('tickler_session') as string;
-    const res = await b.post(PATH, hiddenInputs(signoutForm));
+    const res = await b.follow(await b.post(PATH, hiddenInputs(signoutForm)));
     assert.match(res.body, /Sign in to continue/);
     assert.ok(!b.cookies.has('tickler_session'));
     const replay = new Browser(ctx.app);
@@ -361,9 +372,19 @@ describe('sign-in throttling', () => {
   });
   after(() => ctx.close());
 
+  /**
+   * A sign-in; its status is what the page shows (signInOutcome): 303 signed in, 200 the form
+   * again, 429 throttled. The body and headers are those of the page it comes back to.
+   */
   async function attempt(b: Browser, email: string, password: string) {
     const page = await b.get(authorizeUrl(app));
-    return b.post(PATH, { ...hiddenInputs(page.body), email, password });
+    const posted = await b.post(PATH, { ...hiddenInputs(page.body), email, password });
+    const statusCode = signInOutcome(posted, b);
+    if (statusCode === 303) return posted;
+    const shown = await b.follow(posted);
+    assert.equal(shown.statusCode, statusCode);
+    assert.equal(posted.headers['retry-after'], shown.headers['retry-after'], 'the post says when to retry, and so does the page');
+    return shown;
   }
 
   it('stops guessing on an account, but not its owner on a browser that signed in before', async () => {
@@ -392,7 +413,7 @@ describe('sign-in throttling', () => {
     const fields = hiddenInputs((await b.get(authorizeUrl(app))).body);
     // Twelve wrong guesses and the right password, all at once.
     const guesses = [...Array.from({ length: 12 }, (_, i) => `guess ${i}`), PASSWORD];
-    const statuses = await Promise.all(guesses.map((password) => b.post(PATH, { ...fields, email: victim.email, password }).then((r) => r.statusCode)));
+    const statuses = await Promise.all(guesses.map((password) => b.post(PATH, { ...fields, email: victim.email, password }).then((r) => signInOutcome(r, b))));
     assert.equal(statuses.filter((s) => s !== 429).length, 3, statuses.join(' '));
     assert.equal(statuses.at(-1), 429, 'the right password, past the limit, was not even tried');
   });

@@ -73,9 +73,12 @@ describe('consent grants exactly what the page showed', () => {
     const { b, fields } = await consentShown();
     const other = await signedIn(ctx, app, await createAccount(ctx));
     const otherCsrf = hiddenInputs((await other.get(authorizeUrl(app))).body)['_csrf'] as string;
-    const res = await other.post(PATH, { request: fields['request'], _csrf: otherCsrf, action: 'allow' });
+    const posted = await other.post(PATH, { request: fields['request'], _csrf: otherCsrf, action: 'allow' });
+    assert.ok((posted.headers['location'] as string).startsWith(`${PATH}?`), 'back to the page, not to the app');
+    const res = await other.follow(posted);
     assert.equal(res.statusCode, 200, 'the other browser sees a consent page of its own');
     assert.equal(res.headers['location'], undefined);
+    assert.match(res.body, /Allow Sync/);
     assert.ok(codeOf(await b.post(PATH, { ...fields, action: 'allow' })), 'the page is still answerable by its own session');
   });
 
