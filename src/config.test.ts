@@ -43,7 +43,12 @@ describe('loadConfig defaults', () => {
         tokenAuthFailures: { limit: 600, windowSeconds: 3600 },
         signinPerAccount: { limit: 10, windowSeconds: 900 },
         signinPerAddress: { limit: 100, windowSeconds: 900 },
+        signupPerAddress: { limit: 10, windowSeconds: 3600 },
+        resetPerAccount: { limit: 3, windowSeconds: 3600 },
       },
+      registration: 'closed',
+      smtpUrl: null,
+      mailFrom: 'Tickler <noreply@127.0.0.1>',
     };
     assert.deepEqual(loadConfig({}), expected);
   });
