@@ -1,4 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { openFlash, type Flash } from '../src/web/flash.js';
 
 /**
  * Cookies as a browser keeps them, by name (path, domain and expiry dates to come are not
@@ -61,6 +62,15 @@ export class Browser {
     return res;
   }
 
+  /** Follows a redirect to one of this server's pages (Post/Redirect/Get), as a browser does. */
+  async follow(res: LightMyRequestResponse): Promise<LightMyRequestResponse> {
+    const location = res.headers['location'];
+    if (typeof location !== 'string' || ![301, 302, 303, 307, 308].includes(res.statusCode)) throw new Error(`not a redirect: ${res.statusCode}`);
+    const url = new URL(location, 'http://this.server');
+    if (url.origin !== 'http://this.server') throw new Error(`a redirect away from this server: ${location}`);
+    return this.get(`${url.pathname}${url.search}`);
+  }
+
   async get(url: string): Promise<LightMyRequestResponse> {
     return this.keep(await this.app.inject({ method: 'GET', url, remoteAddress: this.remoteAddress, headers: this.cookies.headers() }));
   }
@@ -93,4 +103,17 @@ export function hiddenInputs(html: string): Record<string, string> {
 
 function decode(s: string): string {
   return s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+}
+
+/**
+ * What a form post left for the page it redirects to (src/web/flash.ts), read from the post's own
+ * Set-Cookie with the browser's CSRF secret: posts sent at once each get theirs.
+ */
+export function flashOf(res: LightMyRequestResponse, browser: Browser, csrfCookie = 'tickler_csrf'): Flash | undefined {
+  const jar = new CookieJar();
+  const setCookie = res.headers['set-cookie'];
+  jar.keep(setCookie === undefined ? [] : ([] as string[]).concat(setCookie));
+  const sealed = [...jar].find(([name]) => name.endsWith('tickler_flash'))?.[1];
+  const secret = browser.cookies.get(csrfCookie);
+  return sealed && secret ? openFlash(sealed, secret) : undefined;
 }
