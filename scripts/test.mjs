@@ -50,6 +50,7 @@ const SECOND_PASS = [
   'src/storage/account-cache.test.js',
   'src/storage/store-rate-limiter.test.js',
   'test/e2e/serve.e2e.test.js',
+  'test/web/web.browser.test.js',
   'test/sync/stamps.property.test.js',
   'test/sync/tasks-sync.test.js',
 ];

@@ -112,7 +112,8 @@ describe('authorize page', () => {
     assert.ok(hiddenInputs(res.body)['_csrf'], 'csrf token');
     assert.match(res.body, /Sync &#60;b&#62;Pro&#60;\/b&#62;/, 'app name escaped');
     assert.equal(res.headers['cache-control'], 'no-store');
-    assert.equal(res.headers['referrer-policy'], 'no-referrer');
+    // same-origin, not no-referrer: under no-referrer a browser's own form posts carry Origin: null.
+    assert.equal(res.headers['referrer-policy'], 'same-origin');
     assert.equal(res.headers['x-frame-options'], 'DENY');
     const csp = res.headers['content-security-policy'] as string;
     assert.match(csp, /frame-ancestors 'none'/);

@@ -50,6 +50,10 @@ button.danger{background:#b3261e;border-color:#8c1d17}
 button.link{background:none;border:none;color:#1f4fb5;padding:0;margin:0;text-decoration:underline}
 .error{background:#fdecea;border:1px solid #e4a29b;padding:.7rem .9rem;border-radius:6px;margin:0 0 1rem}
 .notice{background:#e8f3ea;border:1px solid #9cc9a5;padding:.7rem .9rem;border-radius:6px;margin:0 0 1rem}
+.error>p,.notice>p{margin:.3rem 0}
+input[type=file]{display:block;max-width:100%}
+::file-selector-button{font:inherit;padding:.3rem .8rem;margin-right:.6rem}
+h1[tabindex]:focus{outline:none}
 .secret{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#fff8d6;border:1px solid #d9c15a;padding:.5rem .7rem;border-radius:6px;display:block;margin:.4rem 0}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
 .muted{color:#555c6c;font-size:.92rem}
@@ -79,8 +83,11 @@ const CSS_HASH = createHash('sha256').update(CSS).digest('base64');
 export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'sha256-${CSS_HASH}'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'`;
 
 /**
- * Headers of every HTML page. No caching (pages carry CSRF tokens and account names), no referrer
- * (the authorize URL holds the app's state, reset and invitation pages a secret), no framing
+ * Headers of every HTML page. No caching (pages carry CSRF tokens and account names); no referrer
+ * to any other site (the authorize URL holds the app's state, reset and invitation pages a
+ * secret). `same-origin` rather than `no-referrer`: under `no-referrer` browsers send
+ * `Origin: null` with a form post even to the page's own origin (Fetch, "serializing a request
+ * origin"), which the cross-site check must refuse, so no form would work. No framing
  * (click-jacking of the consent buttons). There is deliberately no `form-action` directive:
  * Chromium applies it to the redirect that follows the consent POST, which goes to the app's own
  * address, and would block it.
@@ -89,7 +96,7 @@ export function pageHeaders(reply: FastifyReply): FastifyReply {
   return reply
     .header('cache-control', 'no-store')
     .header('pragma', 'no-cache')
-    .header('referrer-policy', 'no-referrer')
+    .header('referrer-policy', 'same-origin')
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', CONTENT_SECURITY_POLICY)

@@ -66,7 +66,7 @@ export function consentPage(
   return layout(
     ctx.site,
     'Allow access',
-    `<div class="card"><div class="row">${icon}<div class="grow"><h1>Allow ${h(ctx.appName)} to use your Tickler account?</h1></div></div>
+    `<div class="card"><div class="row">${icon}<div class="grow"><h1 tabindex="-1" autofocus>Allow ${h(ctx.appName)} to use your Tickler account?</h1></div></div>
 <p>Signed in as <strong>${h(ctx.email)}</strong>.</p>
 ${website}
 <p>${h(ctx.appName)} asks to:</p>
@@ -74,7 +74,7 @@ ${website}
 <p class="muted">Your answer goes to <strong>${h(ctx.redirectUri)}</strong>. You can end this access at any time under Connected apps.</p>
 <form method="post" action="${h(ctx.action)}">
 ${hiddenFields([['request', ctx.requestId], ['_csrf', ctx.csrf]])}
-<button type="submit" name="action" value="allow" autofocus>Allow</button>
+<button type="submit" name="action" value="allow">Allow</button>
 <button type="submit" name="action" value="deny" class="secondary">Deny</button>
 </form>
 <form method="post" action="${h(ctx.action)}">

@@ -36,7 +36,7 @@ ${buttonForm(`${site.base}/account/apps/revoke`, v.csrf, `Revoke ${client.name}`
     .join('');
   const cache =
     v.cacheSeconds > 0
-      ? `Revoking ends the app's access at once on this server; a server of the same site that checked its token in the last ${v.cacheSeconds} seconds may still take it for up to ${v.cacheSeconds} seconds more.`
+      ? `Revoking ends the app's access at once. Where this server runs as several instances, another instance may still accept an access token it checked moments before, for up to ${v.cacheSeconds} seconds.`
       : "Revoking ends the app's access at once.";
   return layout(
     site,
