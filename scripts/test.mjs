@@ -49,6 +49,8 @@ const SECOND_PASS = [
   'src/oauth/unstorable-text.test.js',
   'src/storage/account-cache.test.js',
   'src/storage/store-rate-limiter.test.js',
+  'src/web/account.routes.test.js',
+  'src/web/visitor.routes.test.js',
   'test/e2e/serve.e2e.test.js',
   'test/web/web.browser.test.js',
   'test/sync/stamps.property.test.js',

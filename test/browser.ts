@@ -117,3 +117,24 @@ export function flashOf(res: LightMyRequestResponse, browser: Browser, csrfCooki
   const secret = browser.cookies.get(csrfCookie);
   return sealed && secret ? openFlash(sealed, secret) : undefined;
 }
+
+/** Hidden fields (name → value) of the form on a page that posts to `action`, HTML entities decoded. */
+export function formInputs(html: string, action: string): Record<string, string> {
+  const at = html.indexOf(`action="${action}"`);
+  if (at < 0) throw new Error(`no form posts to ${action}`);
+  return hiddenInputs(html.slice(html.lastIndexOf('<form', at)));
+}
+
+/**
+ * Fills and posts the form of `page` (a path) that posts to `action` (the page itself when not
+ * given), with its hidden fields and `fields`; the Post/Redirect/Get answer.
+ */
+export async function submit(
+  browser: Browser,
+  page: string,
+  fields: Record<string, string> = {},
+  action = page.split('?')[0] as string,
+): Promise<LightMyRequestResponse> {
+  const shown = await browser.get(page);
+  return browser.post(action, { ...formInputs(shown.body, action), ...fields });
+}

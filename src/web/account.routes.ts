@@ -15,14 +15,21 @@ import { minutes, type SignedIn, type Web } from './web-kit.js';
 export function accountRoutes(web: Web): void {
   const { deps } = web;
 
-  /** The password of the signed-in person, checked and counted like a sign-in; the refusal's redirect, or null when right. */
-  async function passwordRefused(request: FastifyRequest, reply: FastifyReply, who: SignedIn, password: string, back: string): Promise<FastifyReply | null> {
+  /**
+   * Checks the password of the signed-in person, counted like a sign-in. True when it is wrong (or
+   * throttled): then the refusal's redirect has been sent. A boolean, not the reply: a Fastify
+   * reply is a thenable, and awaiting one returned from an async function waits for the answer to
+   * be sent and yields undefined, which would read as "no refusal".
+   */
+  async function passwordRefused(request: FastifyRequest, reply: FastifyReply, who: SignedIn, password: string, back: string): Promise<boolean> {
     const result = await signIn(deps, { email: who.account.email, password, deviceToken: request.cookies[web.names.device], address: request.ip });
-    if (result.kind === 'ok' && result.userPk === who.account.pk) return null;
+    if (result.kind === 'ok' && result.userPk === who.account.pk) return false;
     if (result.kind === 'throttled') {
-      return web.redirect(request, reply, back, { error: `Too many password attempts. Try again in ${minutes(result.retryAfterSeconds)}.`, retryAfter: result.retryAfterSeconds });
+      web.redirect(request, reply, back, { error: `Too many password attempts. Try again in ${minutes(result.retryAfterSeconds)}.`, retryAfter: result.retryAfterSeconds });
+    } else {
+      web.redirect(request, reply, back, { error: 'That is not your current password.' });
     }
-    return web.redirect(request, reply, back, { error: 'That is not your current password.' });
+    return true;
   }
 
   web.getSignedIn('/account', async function showAccount(request, reply, who) {
@@ -47,8 +54,7 @@ export function accountRoutes(web: Web): void {
 
   web.postSignedIn('/account/email', ['email', 'password'], async function saveEmail(request, reply, p, who) {
     const email = p.get('email') ?? '';
-    const refused = await passwordRefused(request, reply, who, p.get('password') ?? '', '/account');
-    if (refused) return refused;
+    if (await passwordRefused(request, reply, who, p.get('password') ?? '', '/account')) return reply;
     try {
       const changed = await changeEmail(deps, who.account, email);
       return web.redirect(request, reply, '/account', { notice: `You now sign in as ${changed.email}.` });
@@ -66,8 +72,7 @@ export function accountRoutes(web: Web): void {
   });
 
   web.postSignedIn('/account/password', ['current', 'password'], async function savePassword(request, reply, p, who) {
-    const refused = await passwordRefused(request, reply, who, p.get('current') ?? '', '/account/password');
-    if (refused) return refused;
+    if (await passwordRefused(request, reply, who, p.get('current') ?? '', '/account/password')) return reply;
     try {
       // This browser stays signed in; every other session of the account ends.
       await setPassword(deps, who.account.pk, p.get('password') ?? '', web.sessionHash(who));
@@ -87,8 +92,7 @@ export function accountRoutes(web: Web): void {
   });
 
   web.postSignedIn('/account/delete', ['password'], async function removeAccount(request, reply, p, who) {
-    const refused = await passwordRefused(request, reply, who, p.get('password') ?? '', '/account/delete');
-    if (refused) return refused;
+    if (await passwordRefused(request, reply, who, p.get('password') ?? '', '/account/delete')) return reply;
     await deleteAccount(deps, who.account.pk);
     await web.endSession(request, reply);
     return web.redirect(request, reply, '/signin', { notice: 'Your account and all its data are deleted.' });
