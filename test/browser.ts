@@ -62,8 +62,12 @@ export class Browser {
     return res;
   }
 
-  /** Follows a redirect to one of this server's pages (Post/Redirect/Get), as a browser does. */
+  /**
+   * Follows a redirect to one of this server's pages (Post/Redirect/Get), as a browser does; the
+   * response's cookies are kept first (it may come from a request the test made by hand).
+   */
   async follow(res: LightMyRequestResponse): Promise<LightMyRequestResponse> {
+    this.keep(res);
     const location = res.headers['location'];
     if (typeof location !== 'string' || ![301, 302, 303, 307, 308].includes(res.statusCode)) throw new Error(`not a redirect: ${res.statusCode}`);
     const url = new URL(location, 'http://this.server');
