@@ -39,11 +39,12 @@ export interface Launched {
  * makes on its own (updates, sync, field trials): the machine's network is closed, and they would
  * only add noise. One context per walk: its cookies are one person's browser.
  */
-export async function launchChromium(viewport: { width: number; height: number }): Promise<Launched> {
+export async function launchChromium(viewport: { width: number; height: number }, options: { hostRules?: string } = {}): Promise<Launched> {
   const profile = mkdtempSync(join(tmpdir(), 'tickler-chromium-'));
   const executablePath = chromiumPath();
   if (!executablePath) throw new Error('no chromium');
   const args = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+  if (options.hostRules) args.push(`--host-resolver-rules=${options.hostRules}`);
   const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args, viewport });
   return {
     context,

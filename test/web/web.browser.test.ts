@@ -40,19 +40,25 @@ async function appSite(): Promise<{ server: Server; origin: string; codes: strin
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end('<!DOCTYPE html><html lang="en"><head><title>Example app</title></head><body><main><h1>Example app</h1><p>Signed in.</p></main></body></html>');
   });
-  server.listen(0, '127.0.0.1');
+  // A fixed port when photographing, so that the pictures show the same address every time.
+  server.listen(SHOTS ? 8765 : 0, '127.0.0.1');
   await once(server, 'listening');
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, codes };
 }
 
 describe('the web pages in a real browser', { skip: skipWithoutChromium() }, () => {
   let ctx: TestContext;
-  let origin: string;
+  /** The address people use (PUBLIC_URL), which the browser resolves to the server, as a proxy would serve it. */
+  const origin = 'http://todo.example.org';
+  /** Where the server listens: the test's own requests (token exchange, API calls) go there. */
+  let server: string;
+  let hostRules: string;
   let site: Awaited<ReturnType<typeof appSite>>;
 
   before(async () => {
     const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
+    server = `http://127.0.0.1:${port}`;
+    hostRules = `MAP todo.example.org:80 127.0.0.1:${port}`;
     ctx = await testContext({ PORT: String(port), PUBLIC_URL: origin, REGISTRATION: 'open', LOG_LEVEL: 'silent' });
     ctx.clock.set(Date.UTC(2026, 2, 14, 9, 30));
     await ctx.app.listen({ port, host: '127.0.0.1' });
@@ -66,7 +72,7 @@ describe('the web pages in a real browser', { skip: skipWithoutChromium() }, () 
 
   for (const width of [1280, 390]) {
     it(`sign up, sign in, change the password, register an app, allow it, revoke it: at ${width} px`, async () => {
-      const launched = await launchChromium({ width, height: width > 600 ? 860 : 844 });
+      const launched = await launchChromium({ width, height: width > 600 ? 860 : 844 }, { hostRules });
       const page = await launched.context.newPage();
       const problems = watchConsole(page);
       const email = `walker-${width}@example.org`;
@@ -78,7 +84,7 @@ describe('the web pages in a real browser', { skip: skipWithoutChromium() }, () 
         assert.ok(facts.overflow <= 0, `${name}: ${facts.overflow} px of horizontal scrolling at ${width} px`);
         if (focus) assert.match(facts.focused, focus, `${name}: the focus`);
         assert.match(await page.textContent('header') ?? '', /Tickler/, `${name}: the product name`);
-        assert.match(await page.textContent('header') ?? '', new RegExp(`127\\.0\\.0\\.1:${new URL(origin).port}`), `${name}: the server's address`);
+        assert.match(await page.textContent('header') ?? '', /todo\.example\.org/, `${name}: the server's address`);
         if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
       }
       const go = (path: string) => page.goto(`${origin}${path}`);
@@ -151,13 +157,13 @@ describe('the web pages in a real browser', { skip: skipWithoutChromium() }, () 
         await page.waitForURL(`${site.origin}/callback?**`);
         const code = new URL(page.url()).searchParams.get('code') ?? '';
         const basic = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
-        const tokenAnswer = await fetch(`${origin}/3/account/token.php`, {
+        const tokenAnswer = await fetch(`${server}/3/account/token.php`, {
           method: 'POST',
           headers: { authorization: basic },
           body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: `${site.origin}/callback` }),
         });
         const { access_token: token } = (await tokenAnswer.json()) as { access_token: string };
-        const accountGet = () => fetch(`${origin}/3/account/get.php`, { headers: { authorization: `Bearer ${token}` } });
+        const accountGet = () => fetch(`${server}/3/account/get.php`, { headers: { authorization: `Bearer ${token}` } });
         assert.equal((await accountGet()).status, 200);
 
         // Connected apps shows it; Revoke ends it, and its token fails.

@@ -33,8 +33,10 @@ export function homePage(site: Site, nav: Nav, v: { alias: string; email: string
     `${messages({ notice: v.notice })}<div class="card"><h1>Hello, ${h(v.alias)}</h1>
 <p>You are signed in to Tickler at ${h(site.address)} as <strong>${h(v.email)}</strong>.</p>
 <ul>
-<li><a href="${h(site.base)}/account/apps">Connected apps</a>: ${v.connected === 1 ? 'one app holds' : `${v.connected} authorizations hold`} access to your tasks.</li>
-<li><a href="${h(site.base)}/developer">Developer</a>: ${v.apps === 1 ? 'one app' : `${v.apps} apps`} you registered.</li>
+<li><a href="${h(site.base)}/account/apps">Connected apps</a>: ${
+      v.connected === 0 ? 'no app holds access to your tasks yet' : v.connected === 1 ? 'one app holds access to your tasks' : `${v.connected} authorizations hold access to your tasks`
+    }.</li>
+<li><a href="${h(site.base)}/developer">Developer</a>: ${v.apps === 0 ? 'register an app that uses the API' : v.apps === 1 ? 'one app you registered' : `${v.apps} apps you registered`}.</li>
 <li><a href="${h(site.base)}/account">Account</a>: your name, e-mail, preferences and password.</li>
 </ul></div>`,
     { nav },
