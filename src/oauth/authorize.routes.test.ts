@@ -224,6 +224,28 @@ describe('authorize page', () => {
     assert.ok(ok.json<{ access_token?: string }>().access_token);
   });
 
+  it('Cancel on the sign-in step answers the app with access_denied and the state, signing no one in', async () => {
+    const b = new Browser(ctx.app);
+    const page = await b.get(authorizeUrl(app, { state: 'keep me' }));
+    assert.match(page.body, /name="cancel"[^>]*formnovalidate/);
+    assert.match(page.body, /id="email"[^>]*autofocus/, 'the first field has the focus');
+    const res = await b.post(PATH, { ...hiddenInputs(page.body), cancel: '1' });
+    assert.equal(res.statusCode, 303);
+    const loc = new URL(res.headers['location'] as string);
+    assert.equal(`${loc.origin}${loc.pathname}`, 'https://app.example.org/callback');
+    assert.equal(loc.searchParams.get('error'), 'access_denied');
+    assert.equal(loc.searchParams.get('state'), 'keep me');
+    assert.ok(!b.cookies.has('tickler_session'));
+  });
+
+  it('the pages carry the product name and the server address; the consent page says where the answer goes', async () => {
+    const signInPage = await new Browser(ctx.app).get(authorizeUrl(app));
+    assert.match(signInPage.body, /<a class="brand" href="\/"><img src="\/favicon.svg" alt="">Tickler<\/a><span class="where">127\.0\.0\.1:3000<\/span>/);
+    const b = await signedIn(ctx, app, await createAccount(ctx));
+    const consent = await b.get(authorizeUrl(app));
+    assert.match(consent.body, /Your answer goes to <strong>https:\/\/app.example.org\/callback<\/strong>/);
+  });
+
   it('Deny redirects with error=access_denied and the state', async () => {
     const b = await signedIn(ctx, app, account);
     const res = await decide(b, app, 'deny');

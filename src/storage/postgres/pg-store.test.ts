@@ -8,6 +8,7 @@ import { freshSchema, testDatabaseUrl } from '../../../test/database.js';
 import { newAccount, newTask } from '../../../test/factories.js';
 import { COPIED_TABLES, tableColumns } from '../copy.js';
 import { oauthContract } from '../oauth.contract.js';
+import { accountsAppsContract } from '../accounts-apps.contract.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
@@ -113,6 +114,7 @@ if (base) {
   tasksContract('postgres', openPostgres);
   organizersContract('postgres', openPostgres);
   oauthContract('postgres', openPostgres);
+  accountsAppsContract('postgres', openPostgres);
 
   describe('postgres store', () => {
     it('has the same tables, columns and migrations as the SQLite schema', async () => {

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { newAccount } from '../../../test/factories.js';
 import { oauthContract } from '../oauth.contract.js';
+import { accountsAppsContract } from '../accounts-apps.contract.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
@@ -29,6 +30,7 @@ storeContract('sqlite', openSqlite);
 tasksContract('sqlite', openSqlite);
 organizersContract('sqlite', openSqlite);
 oauthContract('sqlite', openSqlite);
+accountsAppsContract('sqlite', openSqlite);
 
 const VERSIONS = MIGRATIONS.map((m) => m.version);
 
