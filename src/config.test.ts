@@ -340,3 +340,29 @@ describe('rate limits', () => {
     }
   }
 });
+
+describe('REGISTRATION, SMTP_URL and MAIL_FROM', () => {
+  test('REGISTRATION is open, invite or closed (any case)', () => {
+    assert.equal(loadConfig({ REGISTRATION: 'Open' }).registration, 'open');
+    assert.equal(loadConfig({ REGISTRATION: 'invite' }).registration, 'invite');
+    refused({ REGISTRATION: 'yes' }, 'REGISTRATION');
+  });
+
+  test('SMTP_URL takes smtp:// and smtps://; a bad one is named without echoing it (it may hold a password)', () => {
+    assert.equal(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.org:465' }).smtpUrl, 'smtps://u:p@mail.example.org:465');
+    for (const bad of ['http://mail.example.org', 'smtp://', 'mail.example.org:25']) {
+      assert.throws(
+        () => loadConfig({ SMTP_URL: `${bad}?secret-pw` }),
+        (e: unknown) => e instanceof ConfigError && /SMTP_URL/.test(e.message) && !e.message.includes('secret-pw'),
+        bad,
+      );
+    }
+  });
+
+  test('MAIL_FROM defaults to noreply at PUBLIC_URL’s host; an address or Name <address>', () => {
+    assert.equal(loadConfig({ PUBLIC_URL: 'https://todo.example.org/x' }).mailFrom, 'Tickler <noreply@todo.example.org>');
+    assert.equal(loadConfig({ MAIL_FROM: 'Todo <todo@example.org>' }).mailFrom, 'Todo <todo@example.org>');
+    assert.equal(loadConfig({ MAIL_FROM: 'todo@example.org' }).mailFrom, 'todo@example.org');
+    refused({ MAIL_FROM: 'not an address' }, 'MAIL_FROM');
+  });
+});
