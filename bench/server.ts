@@ -83,7 +83,7 @@ async function tickler(setup: TicklerSetup): Promise<void> {
   const store = await openStore(config.database);
   await store.migrate();
   const deps = createDeps(config, store, systemClock);
-  const { client, clientSecret } = await registerClient(deps, { name: 'Bench', redirectUri: 'https://bench.example/cb' });
+  const { client, clientSecret } = await registerClient(deps, { name: 'Bench', redirectUris: ['https://bench.example/cb'] });
   const app = await buildApp(deps);
   const tokens: string[] = [];
   for (let i = 0; i < (setup.accounts ?? 1); i++) {

@@ -11,8 +11,16 @@ import { frameworkError, registerErrorHandling } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
 import './http/fastify-types.js';
 import { AccessLog, requestSerializer } from './http/logging.js';
-import { authorizeRoutes, cookieNames, cookieOptions } from './oauth/authorize.routes.js';
+import { authorizeRoutes } from './oauth/authorize.routes.js';
+import { revokeRoutes } from './oauth/revoke.routes.js';
 import { tokenRoutes } from './oauth/token.routes.js';
+import { accountRoutes as webAccountRoutes } from './web/account.routes.js';
+import { adminRoutes } from './web/admin.routes.js';
+import { appsRoutes } from './web/apps.routes.js';
+import { cookieNames, cookieOptions } from './web/cookies.js';
+import { siteOf } from './web/html.js';
+import { visitorRoutes } from './web/visitor.routes.js';
+import { Web } from './web/web-kit.js';
 
 export interface BuildOptions {
   /** Where log lines go (default stdout); tests pass a stream to read them. */
@@ -45,7 +53,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   app.decorateRequest('params_', null);
   app.decorateRequest('refusal', null);
   await registerBodyParsers(app, config.bodyLimitBytes);
-  registerErrorHandling(app);
+  registerErrorHandling(app, siteOf(config.publicUrl));
 
   healthRoutes(app, deps);
 
@@ -55,6 +63,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     documentRoutes(api, deps);
     taskRoutes(api, deps);
     tokenRoutes(api, deps);
+    revokeRoutes(api, deps);
   });
 
   // Cookies and CSRF belong to the HTML pages only: API calls never run their hooks.
@@ -65,7 +74,12 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       cookieOpts: cookieOptions(config.publicHttps),
       getToken: (request) => (request.body as Record<string, string> | undefined)?.['_csrf'],
     });
-    authorizeRoutes(pages, deps);
+    const web = new Web(pages, deps);
+    authorizeRoutes(web);
+    visitorRoutes(web);
+    webAccountRoutes(web);
+    appsRoutes(web);
+    adminRoutes(web);
   });
   return app;
 }

@@ -43,8 +43,13 @@ describe('loadConfig defaults', () => {
         tokenAuthFailures: { limit: 600, windowSeconds: 3600 },
         signinPerAccount: { limit: 10, windowSeconds: 900 },
         signinPerAddress: { limit: 100, windowSeconds: 900 },
+        signupPerAddress: { limit: 10, windowSeconds: 3600 },
+        resetPerAccount: { limit: 3, windowSeconds: 3600 },
       },
       recordLimits: { notes: 20000, outlines: 1000, outlineNodes: 1000, lists: 1000, listColumns: 50, listRows: 5000 },
+      registration: 'closed',
+      smtpUrl: null,
+      mailFrom: 'Tickler <noreply@127.0.0.1>',
     };
     assert.deepEqual(loadConfig({}), expected);
   });
@@ -346,4 +351,30 @@ describe('per-account maximums of notes, outlines and lists', () => {
   for (const [key, value] of [['MAX_NOTES', '-1'], ['MAX_NOTES', '1000001'], ['MAX_OUTLINE_NODES', '0'], ['MAX_LIST_COLUMNS', '1001'], ['MAX_LISTS', 'many'], ['MAX_LIST_ROWS', '1.5']] as const) {
     test(`${key}=${value} is refused`, () => refused({ [key]: value }, key));
   }
+});
+
+describe('REGISTRATION, SMTP_URL and MAIL_FROM', () => {
+  test('REGISTRATION is open, invite or closed (any case)', () => {
+    assert.equal(loadConfig({ REGISTRATION: 'Open' }).registration, 'open');
+    assert.equal(loadConfig({ REGISTRATION: 'invite' }).registration, 'invite');
+    refused({ REGISTRATION: 'yes' }, 'REGISTRATION');
+  });
+
+  test('SMTP_URL takes smtp:// and smtps://; a bad one is named without echoing it (it may hold a password)', () => {
+    assert.equal(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.org:465' }).smtpUrl, 'smtps://u:p@mail.example.org:465');
+    for (const bad of ['http://mail.example.org', 'smtp://', 'mail.example.org:25']) {
+      assert.throws(
+        () => loadConfig({ SMTP_URL: `${bad}?secret-pw` }),
+        (e: unknown) => e instanceof ConfigError && /SMTP_URL/.test(e.message) && !e.message.includes('secret-pw'),
+        bad,
+      );
+    }
+  });
+
+  test('MAIL_FROM defaults to noreply at PUBLIC_URL’s host; an address or Name <address>', () => {
+    assert.equal(loadConfig({ PUBLIC_URL: 'https://todo.example.org/x' }).mailFrom, 'Tickler <noreply@todo.example.org>');
+    assert.equal(loadConfig({ MAIL_FROM: 'Todo <todo@example.org>' }).mailFrom, 'Todo <todo@example.org>');
+    assert.equal(loadConfig({ MAIL_FROM: 'todo@example.org' }).mailFrom, 'todo@example.org');
+    refused({ MAIL_FROM: 'not an address' }, 'MAIL_FROM');
+  });
 });

@@ -24,8 +24,12 @@ export interface RateLimits {
   readonly tokenAuthFailures: RateRule;
   /** Sign-in attempts per account and device (see docs/decisions/0005-sign-in-throttling.md). */
   readonly signinPerAccount: RateRule;
-  /** Sign-in attempts per client address, all accounts together. */
+  /** Sign-in attempts per client address, all accounts together; password-reset requests count here too. */
   readonly signinPerAddress: RateRule;
+  /** Accounts created on the sign-up page per client address. */
+  readonly signupPerAddress: RateRule;
+  /** Password-reset e-mails per address typed (an inbox is not flooded). */
+  readonly resetPerAccount: RateRule;
 }
 
 /**
@@ -46,6 +50,8 @@ export interface RecordLimits {
   /** Rows of one list (error 1003). */
   readonly listRows: number;
 }
+/** Who may create an account on the sign-up page (docs/web.md). */
+export type Registration = 'open' | 'invite' | 'closed';
 
 export interface Config {
   readonly port: number;
@@ -67,6 +73,11 @@ export interface Config {
   readonly sessionTtlSeconds: number;
   readonly rateLimits: RateLimits;
   readonly recordLimits: RecordLimits;
+  readonly registration: Registration;
+  /** smtp://user:pass@host:port or smtps://…; null: no e-mail (reset links come from an admin). */
+  readonly smtpUrl: string | null;
+  /** The From of the e-mails sent. */
+  readonly mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -107,14 +118,19 @@ export const DEFAULTS = {
   MAX_LISTS: '1000',
   MAX_LIST_COLUMNS: '50',
   MAX_LIST_ROWS: '5000',
+  RATE_LIMIT_SIGNUP_PER_ADDRESS: '10/1h',
+  RATE_LIMIT_RESET_PER_ACCOUNT: '3/1h',
+  REGISTRATION: 'closed',
 } as const;
 
-type Key = keyof typeof DEFAULTS | 'PUBLIC_URL';
+/** Settings without a default value: empty means "not set". */
+const OPTIONAL = ['PUBLIC_URL', 'SMTP_URL', 'MAIL_FROM'] as const;
+type Key = keyof typeof DEFAULTS | (typeof OPTIONAL)[number];
 
 function read(env: Env, key: Key): string {
   const v = env[key];
   if (v !== undefined && v.trim() !== '') return v.trim();
-  return key === 'PUBLIC_URL' ? '' : DEFAULTS[key];
+  return (OPTIONAL as readonly string[]).includes(key) ? '' : DEFAULTS[key as keyof typeof DEFAULTS];
 }
 
 function fail(key: string, value: string, expected: string): never {
@@ -197,6 +213,36 @@ function publicUrl(env: Env, host: string, port: number): string {
   return url.href.replace(/\/+$/, '');
 }
 
+function registration(env: Env): Registration {
+  const v = read(env, 'REGISTRATION').toLowerCase();
+  if (v === 'open' || v === 'invite' || v === 'closed') return v;
+  return fail('REGISTRATION', v, 'open, invite or closed');
+}
+
+function smtpUrl(env: Env): string | null {
+  const v = read(env, 'SMTP_URL');
+  if (v === '') return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(v);
+  } catch {
+    url = undefined;
+  }
+  // The message names the variable but never echoes the value: it may hold a password.
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new ConfigError('Invalid SMTP_URL: expected smtp://user:password@host:port or smtps://…');
+  }
+  return v;
+}
+
+/** `Name <address>` or a bare address; by default, noreply at PUBLIC_URL's host. */
+function mailFrom(env: Env, pub: string): string {
+  const v = read(env, 'MAIL_FROM');
+  if (v === '') return `Tickler <noreply@${new URL(pub).hostname.replace(/^\[|\]$/g, '')}>`;
+  if (!/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(v)) fail('MAIL_FROM', v, 'an e-mail address, or Name <address>');
+  return v;
+}
+
 export function loadConfig(env: Env): Config {
   const port = int(env, 'PORT', 0, 65535);
   const host = read(env, 'HOST');
@@ -232,6 +278,8 @@ export function loadConfig(env: Env): Config {
       tokenAuthFailures: rate(env, 'RATE_LIMIT_TOKEN_AUTH_FAILURES'),
       signinPerAccount: rate(env, 'RATE_LIMIT_SIGNIN_PER_ACCOUNT'),
       signinPerAddress: rate(env, 'RATE_LIMIT_SIGNIN_PER_ADDRESS'),
+      signupPerAddress: rate(env, 'RATE_LIMIT_SIGNUP_PER_ADDRESS'),
+      resetPerAccount: rate(env, 'RATE_LIMIT_RESET_PER_ACCOUNT'),
     }),
     // Upper bounds keep one account's records within what one call can read back (a list's rows,
     // an outline's tree are read whole) and what a database handles comfortably.
@@ -243,6 +291,9 @@ export function loadConfig(env: Env): Config {
       listColumns: int(env, 'MAX_LIST_COLUMNS', 1, 1000),
       listRows: int(env, 'MAX_LIST_ROWS', 0, 100_000),
     }),
+    registration: registration(env),
+    smtpUrl: smtpUrl(env),
+    mailFrom: mailFrom(env, pub),
   };
   return Object.freeze(config);
 }

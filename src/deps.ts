@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { ApiLimits } from './http/api-limits.js';
 import type { Clock } from './lib/clock.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 import { PRODUCTION_SCRYPT_N } from './lib/password.js';
 import { MemoryRateLimiter, type RateLimiter } from './lib/rate-limiter.js';
 import { AccessTokens } from './oauth/access-tokens.js';
@@ -18,6 +19,8 @@ export interface Deps {
   readonly accessTokens: AccessTokens;
   /** scrypt's cost for new password hashes (production's; the test harness picks a cheap one). */
   readonly scryptN: number;
+  /** SMTP_URL's mailer, or null without one. */
+  readonly mailer: Mailer | null;
 }
 
 /** The store services see is the adapter behind the account cache (src/storage/account-cache.ts). */
@@ -33,5 +36,6 @@ export function createDeps(config: Config, adapter: Store, clock: Clock, options
     apiLimits: new ApiLimits(limiter, config.rateLimits),
     accessTokens: new AccessTokens(store, clock, config.tokenCacheSeconds),
     scryptN: options.scryptN ?? PRODUCTION_SCRYPT_N,
+    mailer: createMailer(config.smtpUrl, config.mailFrom),
   };
 }

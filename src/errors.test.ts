@@ -11,6 +11,7 @@ describe('httpStatusOf', () => {
     [3, 429],
     [103, 429],
     [4, 503],
+    [104, 400],
   ];
   for (const [code, status] of special) {
     test(`${code} → ${status}`, () => assert.equal(httpStatusOf(code), status));

@@ -6,7 +6,8 @@
  * hosted service's other resources, docs/notes-and-lists.md). docs/errors.md mirrors it; a test keeps the two
  * in step. The code is the stable identifier; descriptions may be made more specific per call.
  *
- * HTTP status: 1 and 2 → 401, 3 and 103 → 429, 4 → 503, every other code → 200 (what clients of
+ * HTTP status: 1 and 2 → 401, 3 and 103 → 429, 4 → 503, 104 → 400 (401 for bad client
+ * credentials), every other code → 200 (what clients of
  * the hosted service expect). Transport-level failures (unknown path, oversize body) use code 0
  * with a fitting 4xx status; an unexpected internal failure uses code 0 with 500.
  */
@@ -19,6 +20,7 @@ export const ERRORS = {
   101: 'SSL connection is required',
   102: 'There was an error requesting a token',
   103: 'Too many token requests',
+  104: 'There was an error revoking a token',
   201: 'Your folder must have a name',
   202: 'A folder with that name already exists',
   203: 'Max folders reached',
@@ -133,6 +135,9 @@ export function httpStatusOf(code: ErrorCode): number {
       return 429;
     case 4:
       return 503;
+    // Tickler's revocation endpoint (RFC 7009): its clients read the HTTP status, as RFC 6749 5.2 has it.
+    case 104:
+      return 400;
     default:
       return 200;
   }

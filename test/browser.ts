@@ -1,4 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { openFlash, type Flash } from '../src/web/flash.js';
 
 /**
  * Cookies as a browser keeps them, by name (path, domain and expiry dates to come are not
@@ -61,6 +62,19 @@ export class Browser {
     return res;
   }
 
+  /**
+   * Follows a redirect to one of this server's pages (Post/Redirect/Get), as a browser does; the
+   * response's cookies are kept first (it may come from a request the test made by hand).
+   */
+  async follow(res: LightMyRequestResponse): Promise<LightMyRequestResponse> {
+    this.keep(res);
+    const location = res.headers['location'];
+    if (typeof location !== 'string' || ![301, 302, 303, 307, 308].includes(res.statusCode)) throw new Error(`not a redirect: ${res.statusCode}`);
+    const url = new URL(location, 'http://this.server');
+    if (url.origin !== 'http://this.server') throw new Error(`a redirect away from this server: ${location}`);
+    return this.get(`${url.pathname}${url.search}`);
+  }
+
   async get(url: string): Promise<LightMyRequestResponse> {
     return this.keep(await this.app.inject({ method: 'GET', url, remoteAddress: this.remoteAddress, headers: this.cookies.headers() }));
   }
@@ -93,4 +107,38 @@ export function hiddenInputs(html: string): Record<string, string> {
 
 function decode(s: string): string {
   return s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+}
+
+/**
+ * What a form post left for the page it redirects to (src/web/flash.ts), read from the post's own
+ * Set-Cookie with the browser's CSRF secret: posts sent at once each get theirs.
+ */
+export function flashOf(res: LightMyRequestResponse, browser: Browser, csrfCookie = 'tickler_csrf'): Flash | undefined {
+  const jar = new CookieJar();
+  const setCookie = res.headers['set-cookie'];
+  jar.keep(setCookie === undefined ? [] : ([] as string[]).concat(setCookie));
+  const sealed = [...jar].find(([name]) => name.endsWith('tickler_flash'))?.[1];
+  const secret = browser.cookies.get(csrfCookie);
+  return sealed && secret ? openFlash(sealed, secret) : undefined;
+}
+
+/** Hidden fields (name → value) of the form on a page that posts to `action`, HTML entities decoded. */
+export function formInputs(html: string, action: string): Record<string, string> {
+  const at = html.indexOf(`action="${action}"`);
+  if (at < 0) throw new Error(`no form posts to ${action}`);
+  return hiddenInputs(html.slice(html.lastIndexOf('<form', at)));
+}
+
+/**
+ * Fills and posts the form of `page` (a path) that posts to `action` (the page itself when not
+ * given), with its hidden fields and `fields`; the Post/Redirect/Get answer.
+ */
+export async function submit(
+  browser: Browser,
+  page: string,
+  fields: Record<string, string> = {},
+  action = page.split('?')[0] as string,
+): Promise<LightMyRequestResponse> {
+  const shown = await browser.get(page);
+  return browser.post(action, { ...formInputs(shown.body, action), ...fields });
 }

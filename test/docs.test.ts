@@ -20,7 +20,7 @@ describe('the docs stay true', () => {
     for (const [name, value] of Object.entries(DEFAULTS)) {
       assert.match(readme, new RegExp(`\\| \`${name}\` \\| \`${value.replace(/[/.]/g, '\\$&')}\` \\|`), name);
     }
-    assert.match(readme, /\| `PUBLIC_URL` \|/);
+    for (const name of ['PUBLIC_URL', 'SMTP_URL', 'MAIL_FROM']) assert.match(readme, new RegExp(`\\| \`${name}\` \\|`), name);
   });
 
   it('the README shows the two quick-start commands', () => {

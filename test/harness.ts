@@ -107,6 +107,8 @@ export async function createAccount(ctx: TestContext, opts: { email?: string; pr
 
 export interface TestApp {
   readonly client: Client;
+  /** The app's (first) registered redirect address. */
+  readonly redirectUri: string;
   readonly clientId: string;
   readonly clientSecret: string;
   /** `Authorization: Basic …` for this app. */
@@ -114,9 +116,10 @@ export interface TestApp {
 }
 
 export async function createApp(ctx: TestContext, redirectUri = 'https://app.example.org/callback', name = 'Test App'): Promise<TestApp> {
-  const r = await registerClient(ctx.deps, { name, redirectUri });
+  const r = await registerClient(ctx.deps, { name, redirectUris: [redirectUri] });
   return {
     client: r.client,
+    redirectUri,
     clientId: r.client.clientId,
     clientSecret: r.clientSecret,
     basic: `Basic ${Buffer.from(`${r.client.clientId}:${r.clientSecret}`).toString('base64')}`,

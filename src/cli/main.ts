@@ -1,24 +1,32 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig, parseDatabaseUrl, type Config } from '../config.js';
-import { InvalidInput, createUser } from '../features/users/users.service.js';
-import { systemClock } from '../lib/clock.js';
-import { InvalidClientInput, registerClient } from '../oauth/clients.service.js';
+import { InvalidInput } from '../features/users/users.service.js';
+import { InvalidClientInput } from '../oauth/clients.service.js';
 import { startServer } from '../server.js';
 import { isServed } from '../storage/sqlite/serve-lock.js';
 import { copySqliteToPostgres, SourceNotMigrated, TargetNotEmpty } from '../storage/copy.js';
 import { openStore } from '../storage/open.js';
 import { PostgresStore } from '../storage/postgres/pg-store.js';
-import { UniqueViolation, type Store } from '../storage/store.js';
+import { UniqueViolation } from '../storage/store.js';
+import { APP_VERBS, GRANT_VERBS } from './app-commands.js';
+import { args, print, required, UsageError, type Verb } from './kit.js';
+import { USER_VERBS } from './user-commands.js';
+
+const GROUPS: Readonly<Record<string, Readonly<Record<string, Verb>>>> = { user: USER_VERBS, app: APP_VERBS, grant: GRANT_VERBS };
+
+function groupUsage(group: string): string {
+  return Object.values(GROUPS[group] ?? {})
+    .map((v) => `  ${v.usage}`)
+    .join('\n');
+}
 
 const USAGE = `Usage: tickler <command>
 
   serve                                   run the server (applies pending migrations first)
   migrate [--status]                      apply pending database migrations (or list them)
-  user add --email E --password P [--alias A] [--pro 0|1|2]
-                                          create an account; prints {"userid":"…"}
-  app add --name N --redirect-uri URI     register an application; prints {"client_id":"…","client_secret":"…"}
-  app list                                list registered applications (without secrets)
+${groupUsage('user')}
+${groupUsage('app')}
+${groupUsage('grant')}
   copy --from sqlite:PATH --to postgres://… [--force]
                                           copy everything into PostgreSQL; prints rows per table.
                                           A target holding data is refused unless --force, which
@@ -26,42 +34,20 @@ const USAGE = `Usage: tickler <command>
 
 Settings come from the environment (PORT, HOST, DATABASE_URL, PUBLIC_URL, …): see the README.`;
 
-/** Bad arguments or settings: one line on stderr, exit code 2, nothing written. */
-class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-function args(argv: string[], options: ParseArgsConfig['options']): Record<string, string | boolean | undefined> {
-  try {
-    const { values, positionals } = parseArgs({ args: argv, options: options ?? {}, strict: true, allowPositionals: true });
-    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    return values as Record<string, string | boolean | undefined>;
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError((err as Error).message.split('\n')[0] ?? 'bad arguments');
-  }
-}
-
-function required(values: Record<string, unknown>, name: string): string {
-  const v = values[name];
-  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
-  return v;
-}
-
-async function withStore<T>(config: Config, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(config.database);
-  try {
-    await store.migrate();
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
-}
-
 async function run(argv: string[], config: () => Config): Promise<number> {
   const [command, sub, ...rest] = argv;
-  const print = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value)}\n`);
-  switch (`${command ?? ''} ${command === 'user' || command === 'app' ? (sub ?? '') : ''}`.trim()) {
+  const group = command === undefined ? undefined : GROUPS[command];
+  if (group) {
+    // A group without a verb lists its verbs (not an error: it is how one finds them).
+    if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
+      process.stdout.write(`Usage: tickler ${command} <verb>\n\n${groupUsage(command as string)}\n`);
+      return 0;
+    }
+    const verb = Object.hasOwn(group, sub) ? group[sub] : undefined;
+    if (!verb) throw new UsageError(`unknown command "${command} ${sub}": the verbs are ${Object.keys(group).join(', ')}`);
+    return verb.run(rest, config);
+  }
+  switch (command ?? '') {
     case 'serve': {
       args(argv.slice(1), {});
       await startServer(config());
@@ -75,28 +61,6 @@ async function run(argv: string[], config: () => Config): Promise<number> {
       } finally {
         await store.close();
       }
-      return 0;
-    }
-    case 'user add': {
-      const v = args(rest, { email: { type: 'string' }, password: { type: 'string' }, alias: { type: 'string' }, pro: { type: 'string' } });
-      const pro = v['pro'] === undefined ? undefined : String(v['pro']);
-      if (pro !== undefined && !/^[012]$/.test(pro)) throw new UsageError('--pro must be 0, 1 or 2');
-      const input = { email: required(v, 'email'), password: required(v, 'password'), alias: v['alias'] as string | undefined, pro: pro === undefined ? undefined : Number(pro) };
-      const account = await withStore(config(), (store) => createUser({ store, clock: systemClock }, input));
-      print({ userid: account.userid });
-      return 0;
-    }
-    case 'app add': {
-      const v = args(rest, { name: { type: 'string' }, 'redirect-uri': { type: 'string' } });
-      const input = { name: required(v, 'name'), redirectUri: required(v, 'redirect-uri') };
-      const app = await withStore(config(), (store) => registerClient({ store, clock: systemClock }, input));
-      print({ client_id: app.client.clientId, client_secret: app.clientSecret });
-      return 0;
-    }
-    case 'app list': {
-      args(rest, {});
-      const clients = await withStore(config(), (store) => store.read.clients.list());
-      for (const c of clients) print({ client_id: c.clientId, name: c.name, redirect_uri: c.redirectUri, created: c.createdAt });
       return 0;
     }
     case 'copy': {

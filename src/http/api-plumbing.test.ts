@@ -348,10 +348,16 @@ describe('logs', () => {
       // A consent request id is a bearer of a pending authorization: redacted too.
       const pendingId = 'p'.repeat(43);
       await ctx.app.inject({ method: 'GET', url: `/3/account/authorize.php?request=${pendingId}` });
+      // The secrets of reset and invitation links, and of a revocation in the query.
+      const { makeInvite, makeResetLink } = await import('../features/users/links.service.js');
+      const links = [await makeResetLink(ctx.deps, account.pk, 3600), await makeInvite(ctx.deps, account.pk, '')].map((l) => new URL(l.url));
+      for (const l of links) await ctx.app.inject({ method: 'GET', url: `${l.pathname}${l.search}` });
+      await ctx.app.inject({ method: 'POST', url: `/3/account/revoke.php?token=${tokens.refresh_token}`, headers: { authorization: app.basic } });
+      const linkSecrets = links.map((l) => [...l.searchParams.values()][0] as string);
       const log = lines.join('');
       assert.ok(!log.includes(pendingId), 'the consent request id is not logged');
       assert.ok(lines.length >= 5, 'one line per request');
-      for (const secret of [code, tokens.access_token, tokens.refresh_token, app.clientSecret]) {
+      for (const secret of [code, tokens.access_token, tokens.refresh_token, app.clientSecret, ...linkSecrets]) {
         assert.ok(!log.includes(secret), `log contains ${secret.slice(0, 6)}…`);
       }
       assert.match(log, /access_token=\[redacted\]/);

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import { pageHeaders } from '../web/html.js';
+import { pageHeaders, type Site } from '../web/html.js';
 import { errorPage, formRefusedPage } from '../web/pages.js';
 import { MalformedBody } from './body-parsers.js';
 import { sendError } from './error-body.js';
@@ -34,14 +34,14 @@ function isBodyError(code: string | undefined): boolean {
   return code !== undefined && code.startsWith('FST_ERR_CTP');
 }
 
-function pageError(reply: FastifyReply, err: unknown, apiError: ApiError): FastifyReply {
+function pageError(site: Site, reply: FastifyReply, err: unknown, apiError: ApiError): FastifyReply {
   const code = (err as Partial<FastifyError>).code ?? '';
   if (code.startsWith('FST_CSRF')) {
-    return pageHeaders(reply.status(403)).send(formRefusedPage());
+    return pageHeaders(reply.status(403)).send(formRefusedPage(site));
   }
   const status = apiError.status === 200 ? 400 : apiError.status;
   return pageHeaders(reply.status(status)).send(
-    errorPage(status >= 500 ? 'Something went wrong' : 'Bad request', status >= 500 ? 'Please try again later.' : apiError.desc),
+    errorPage(site, status >= 500 ? 'Something went wrong' : 'Bad request', status >= 500 ? 'Please try again later.' : apiError.desc),
   );
 }
 
@@ -64,11 +64,11 @@ export function frameworkError(_error: Error, request: FastifyRequest, reply: Fa
   void sendError(request, reply, new ApiError(0, { status: 400, desc: 'Malformed request: the URL could not be read' }), format);
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, site: Site): void {
   app.setErrorHandler(function handleError(err, request, reply) {
     const apiError = toApiError(err, request);
     if (apiError.status >= 500) request.log.error({ err }, 'request failed');
-    if (request.routeOptions.config?.kind === 'page') return pageError(reply, err, apiError);
+    if (request.routeOptions.config?.kind === 'page') return pageError(site, reply, err, apiError);
     return sendError(request, reply, apiError, safeFormat(request));
   });
 

@@ -1,7 +1,11 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
-/** Query parameters that carry credentials; their values never reach a log line. */
-const SECRET_PARAMS = new Set(['access_token', 'refresh_token', 'code', 'client_secret', 'password', 'state', '_csrf', 'code_verifier', 'request']);
+/**
+ * Query parameters that carry credentials; their values never reach a log line. `token` and
+ * `invite` are the secrets of the password-reset and invitation links (src/web), `token` also
+ * the revocation endpoint's; `request` names a pending consent.
+ */
+const SECRET_PARAMS = new Set(['access_token', 'refresh_token', 'code', 'client_secret', 'password', 'state', '_csrf', 'code_verifier', 'token', 'invite', 'request']);
 
 function decodedName(raw: string): string {
   try {

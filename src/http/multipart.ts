@@ -10,12 +10,16 @@ export class BodyTooLarge extends Error {
 
 type Done = (err: Error | null, body?: unknown) => void;
 
+/** A field's text, or a file part's bytes. */
+type Part = string | Buffer;
+
 /**
  * multipart/form-data bodies (the hosted service's PHP sample sends them), parsed with busboy
  * into a plain name → text map like a url-encoded form. A content-type parser rather than the
  * multipart plugin: the plugin adds two async hooks to every request, multipart or not, which
  * measured as a large share of a cheap call's cost (docs/decisions/0007-http-performance.md).
- * File parts are read as UTF-8 text: the API has no uploads, and a client may send a field so.
+ * File parts are kept as bytes: parameters read them as UTF-8 text (src/http/params.ts; the API has
+ * no uploads, and a client may send a field so), and the app icon upload reads the bytes.
  */
 export function multipartParser(limitBytes: number, onMalformed: (why: string) => Error) {
   return function parseMultipart(request: FastifyRequest, payload: IncomingMessage, done: Done): void {
@@ -30,10 +34,10 @@ export function multipartParser(limitBytes: number, onMalformed: (why: string) =
     } catch {
       return done(onMalformed('the multipart body has no boundary'));
     }
-    const fields: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+    const fields: Record<string, Part | Part[]> = Object.create(null) as Record<string, Part | Part[]>;
     // A name sent twice keeps both values, as url-encoded forms and query strings do: readers take
     // the last, and the OAuth endpoints can see the repeat (src/http/params.ts).
-    const keep = (name: string, value: string): void => {
+    const keep = (name: string, value: Part): void => {
       const had = fields[name];
       fields[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
     };
@@ -68,7 +72,7 @@ export function multipartParser(limitBytes: number, onMalformed: (why: string) =
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => finish(new BodyTooLarge('part too large')));
       stream.on('end', () => {
-        keep(name, Buffer.concat(chunks).toString('utf8'));
+        keep(name, Buffer.concat(chunks));
       });
     });
     for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {

@@ -64,4 +64,14 @@ export class AccessTokens {
   forgetGrant(grantId: number): void {
     for (const [hash, entry] of this.cache) if (entry.auth.grantId === grantId) this.cache.delete(hash);
   }
+
+  /** Drops every cached token of an app; called when an app is deleted in this process. */
+  forgetClient(clientPk: number): void {
+    for (const [hash, entry] of this.cache) if (entry.auth.clientPk === clientPk) this.cache.delete(hash);
+  }
+
+  /** Drops every cached token of an account; called when an account is deleted in this process. */
+  forgetUser(userPk: number): void {
+    for (const [hash, entry] of this.cache) if (entry.auth.userPk === userPk) this.cache.delete(hash);
+  }
 }

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Browser, hiddenInputs } from '../../test/browser.js';
 import { createAccount, createApp, PASSWORD, testContext, tokenRequest, type TestApp, type TestContext } from '../../test/harness.js';
 import type { Account } from '../storage/store.js';
-import { authorizeUrl, decide, PATH, signedIn } from './authorize.test-kit.js';
+import { authorizeUrl, decide, PATH, signedIn, signInOutcome } from './authorize.test-kit.js';
 
 describe('authorize page', () => {
   let ctx: TestContext;
@@ -62,7 +62,7 @@ describe('authorize page', () => {
     const base = () => authorizeUrl(app);
     const enc = encodeURIComponent;
     it('two client_ids, or two redirect addresses (even equal ones): an error page, never a redirect', async () => {
-      for (const url of [`${base()}&client_id=${app.clientId}`, `${base()}&redirect_uri=${enc(app.client.redirectUri)}&redirect_uri=${enc(app.client.redirectUri)}`]) {
+      for (const url of [`${base()}&client_id=${app.clientId}`, `${base()}&redirect_uri=${enc(app.redirectUri)}&redirect_uri=${enc(app.redirectUri)}`]) {
         const res = await new Browser(ctx.app).get(url);
         assert.equal(res.statusCode, 400, url);
         assert.equal(res.headers['location'], undefined);
@@ -112,7 +112,8 @@ describe('authorize page', () => {
     assert.ok(hiddenInputs(res.body)['_csrf'], 'csrf token');
     assert.match(res.body, /Sync &#60;b&#62;Pro&#60;\/b&#62;/, 'app name escaped');
     assert.equal(res.headers['cache-control'], 'no-store');
-    assert.equal(res.headers['referrer-policy'], 'no-referrer');
+    // same-origin, not no-referrer: under no-referrer a browser's own form posts carry Origin: null.
+    assert.equal(res.headers['referrer-policy'], 'same-origin');
     assert.equal(res.headers['x-frame-options'], 'DENY');
     const csp = res.headers['content-security-policy'] as string;
     assert.match(csp, /frame-ancestors 'none'/);
@@ -154,8 +155,14 @@ describe('authorize page', () => {
   it('a wrong password shows the form again with a message and no session', async () => {
     const b = new Browser(ctx.app);
     const page = await b.get(authorizeUrl(app));
-    const res = await b.post(PATH, { ...hiddenInputs(page.body), email: account.email, password: 'wrong password' });
+    const posted = await b.post(PATH, { ...hiddenInputs(page.body), email: account.email, password: 'wrong password' });
+    // Post/Redirect/Get: back to the page, so that a reload does not send the password again.
+    assert.equal(posted.statusCode, 303);
+    assert.ok((posted.headers['location'] as string).startsWith(`${PATH}?`));
+    const res = await b.follow(posted);
     assert.equal(res.statusCode, 200);
+    assert.match(res.body, /autofocus id="problem"/, 'the message takes the focus');
+    assert.match(res.body, new RegExp(`value="${account.email.replace(/[.]/g, '\\.')}"`), 'the e-mail is filled in again');
     assert.match(res.body, /do not match an account/);
     assert.ok(!b.cookies.has('tickler_session'));
   });
@@ -209,12 +216,34 @@ describe('authorize page', () => {
   it('a code from a request that named its redirect_uri is exchanged only with that redirect_uri (RFC 6749 4.1.3)', async () => {
     // Another account: each sign-in spends one of the account's ten attempts in this window.
     const b = await signedIn(ctx, app, await createAccount(ctx));
-    const res = await decide(b, app, 'allow', { redirect_uri: app.client.redirectUri });
+    const res = await decide(b, app, 'allow', { redirect_uri: app.redirectUri });
     const code = new URL(res.headers['location'] as string).searchParams.get('code') as string;
     assert.equal((await tokenRequest(ctx, app, { grant_type: 'authorization_code', code })).json<{ errorCode: number }>().errorCode, 102);
-    const ok = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: app.client.redirectUri });
+    const ok = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: app.redirectUri });
     assert.equal(ok.statusCode, 200, ok.body);
     assert.ok(ok.json<{ access_token?: string }>().access_token);
+  });
+
+  it('Cancel on the sign-in step answers the app with access_denied and the state, signing no one in', async () => {
+    const b = new Browser(ctx.app);
+    const page = await b.get(authorizeUrl(app, { state: 'keep me' }));
+    assert.match(page.body, /name="cancel"[^>]*formnovalidate/);
+    assert.match(page.body, /id="email"[^>]*autofocus/, 'the first field has the focus');
+    const res = await b.post(PATH, { ...hiddenInputs(page.body), cancel: '1' });
+    assert.equal(res.statusCode, 303);
+    const loc = new URL(res.headers['location'] as string);
+    assert.equal(`${loc.origin}${loc.pathname}`, 'https://app.example.org/callback');
+    assert.equal(loc.searchParams.get('error'), 'access_denied');
+    assert.equal(loc.searchParams.get('state'), 'keep me');
+    assert.ok(!b.cookies.has('tickler_session'));
+  });
+
+  it('the pages carry the product name and the server address; the consent page says where the answer goes', async () => {
+    const signInPage = await new Browser(ctx.app).get(authorizeUrl(app));
+    assert.match(signInPage.body, /<a class="brand" href="\/"><img src="\/favicon.svg" alt="">Tickler<\/a><span class="where">127\.0\.0\.1:3000<\/span>/);
+    const b = await signedIn(ctx, app, await createAccount(ctx));
+    const consent = await b.get(authorizeUrl(app));
+    assert.match(consent.body, /Your answer goes to <strong>https:\/\/app.example.org\/callback<\/strong>/);
   });
 
   it('Deny redirects with error=access_denied and the state', async () => {
@@ -227,14 +256,16 @@ describe('authorize page', () => {
     assert.equal(loc.searchParams.get('code'), null);
   });
 
-  it('Allow without a session shows the sign-in form and issues nothing', async () => {
+  it('Allow without a session gets the expired page and issues nothing', async () => {
     const b = await signedIn(ctx, app, account);
     const consent = await b.get(authorizeUrl(app));
     b.cookies.delete('tickler_session');
-    const res = await b.post(PATH, { ...hiddenInputs(consent.body), action: 'allow' });
-    assert.equal(res.statusCode, 200);
-    assert.equal(res.headers['location'], undefined);
-    assert.match(res.body, /session has ended/);
+    const posted = await b.post(PATH, { ...hiddenInputs(consent.body), action: 'allow' });
+    // Changed on review: it used to send the browser back to the sign-in form; a consent request
+    // belongs to the session it was shown to, and a request without a session has none.
+    assert.equal(posted.statusCode, 400);
+    assert.equal(posted.headers['location'], undefined);
+    assert.match(posted.body, /This page has expired/);
   });
 
   it('consent is given for the account the page showed, not whoever signed in since in another tab', async () => {
@@ -265,6 +296,15 @@ describe('authorize page', () => {
       const form = { _csrf: own['_csrf'], request: action === undefined ? signoutFields['request'] : fields['request'], ...(action && { action }) };
       const res = await attacker.post(PATH, form);
       assert.equal(res.statusCode, 400, String(action));
+      assert.equal(res.headers['location'], undefined);
+      assert.doesNotMatch(res.body, /victim-state-123/);
+    }
+    // Nor does a browser with no session at all (a CSRF token of its own from the sign-in page).
+    const stranger = new Browser(ctx.app);
+    const strangerCsrf = hiddenInputs((await stranger.get(authorizeUrl(app))).body)['_csrf'];
+    for (const action of ['allow', undefined]) {
+      const res = await stranger.post(PATH, { _csrf: strangerCsrf, request: action ? fields['request'] : signoutFields['request'], ...(action && { action }) });
+      assert.equal(res.statusCode, 400, `no session, ${String(action)}`);
       assert.equal(res.headers['location'], undefined);
       assert.doesNotMatch(res.body, /victim-state-123/);
     }
@@ -302,7 +342,7 @@ describe('authorize page', () => {
     const consent = await b.get(authorizeUrl(app));
     const signoutForm = consent.body.slice(consent.body.lastIndexOf('<form'));
     const old = b.cookies.get('tickler_session') as string;
-    const res = await b.post(PATH, hiddenInputs(signoutForm));
+    const res = await b.follow(await b.post(PATH, hiddenInputs(signoutForm)));
     assert.match(res.body, /Sign in to continue/);
     assert.ok(!b.cookies.has('tickler_session'));
     const replay = new Browser(ctx.app);
@@ -385,9 +425,19 @@ describe('sign-in throttling', () => {
   });
   after(() => ctx.close());
 
+  /**
+   * A sign-in; its status is what the page shows (signInOutcome): 303 signed in, 200 the form
+   * again, 429 throttled. The body and headers are those of the page it comes back to.
+   */
   async function attempt(b: Browser, email: string, password: string) {
     const page = await b.get(authorizeUrl(app));
-    return b.post(PATH, { ...hiddenInputs(page.body), email, password });
+    const posted = await b.post(PATH, { ...hiddenInputs(page.body), email, password });
+    const statusCode = signInOutcome(posted, b);
+    if (statusCode === 303) return posted;
+    const shown = await b.follow(posted);
+    assert.equal(shown.statusCode, statusCode);
+    assert.equal(posted.headers['retry-after'], shown.headers['retry-after'], 'the post says when to retry, and so does the page');
+    return shown;
   }
 
   it('stops guessing on an account, but not its owner on a browser that signed in before', async () => {
@@ -416,7 +466,7 @@ describe('sign-in throttling', () => {
     const fields = hiddenInputs((await b.get(authorizeUrl(app))).body);
     // Twelve wrong guesses and the right password, all at once.
     const guesses = [...Array.from({ length: 12 }, (_, i) => `guess ${i}`), PASSWORD];
-    const statuses = await Promise.all(guesses.map((password) => b.post(PATH, { ...fields, email: victim.email, password }).then((r) => r.statusCode)));
+    const statuses = await Promise.all(guesses.map((password) => b.post(PATH, { ...fields, email: victim.email, password }).then((r) => signInOutcome(r, b))));
     assert.equal(statuses.filter((s) => s !== 429).length, 3, statuses.join(' '));
     assert.equal(statuses.at(-1), 429, 'the right password, past the limit, was not even tried');
   });

@@ -31,8 +31,18 @@ export interface ValidAuthorizeRequest {
   readonly scopeWords: readonly string[];
   /** RFC 7636 S256 challenge, when the app uses PKCE. */
   readonly codeChallenge: string | null;
-  /** The redirect_uri the request carried (always the registered one), or null when it had none. */
+  /** The redirect_uri the request carried (always one of the registered ones), or null when it had none. */
   readonly redirectUri: string | null;
+}
+
+/**
+ * Where the answer to a request goes: the redirect_uri it carried, which must be one of the app's
+ * addresses (exact string match), or without one the app's only address. With several registered
+ * and none named there is no answer (RFC 6749 3.1.2.3: the request must then include one).
+ */
+export function redirectTarget(client: Client, sent: string | null | undefined): string | undefined {
+  if (sent !== null && sent !== undefined) return client.redirectUris.includes(sent) ? sent : undefined;
+  return client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
 }
 
 /** RFC 7636 4.1/4.2: 43 to 128 unreserved characters (a base64url SHA-256 is 43). */
@@ -61,12 +71,15 @@ export async function checkAuthorizeRequest(deps: Deps, p: AuthorizeParams): Pro
   const client = await deps.store.read.clients.byClientId(p.clientId);
   if (!client) return { kind: 'page', message: 'The application that sent you here is not registered on this server.' };
   if (p.repeated === 'redirect_uri') return { kind: 'page', message: 'The link that brought you here names more than one redirect address.' };
-  if (p.redirectUri !== undefined && p.redirectUri !== client.redirectUri) {
-    return { kind: 'page', message: 'The redirect address in the link is not the one registered for this application.' };
+  const target = redirectTarget(client, p.redirectUri);
+  if (target === undefined) {
+    return p.redirectUri === undefined
+      ? { kind: 'page', message: 'This application has several redirect addresses, and the link that brought you here does not say which (redirect_uri).' }
+      : { kind: 'page', message: 'The redirect address in the link is not one registered for this application.' };
   }
   const back = (error: string, description: string, state?: string): AuthorizeCheck => ({
     kind: 'redirect',
-    location: withQuery(client.redirectUri, [
+    location: withQuery(target, [
       ['error', error],
       ['error_description', description],
       ['state', state],
@@ -129,14 +142,21 @@ export async function createCode(deps: Deps, tx: Repos, req: ValidAuthorizeReque
     codeChallenge: req.codeChallenge,
     redirectUri: req.redirectUri,
   });
-  return withQuery(req.client.redirectUri, [
+  return withQuery(targetOf(req), [
     ['code', code],
     ['state', req.state],
   ]);
 }
 
+/** The target of a request that was checked; the callers check again when the app may have changed since. */
+function targetOf(req: ValidAuthorizeRequest): string {
+  const target = redirectTarget(req.client, req.redirectUri);
+  if (target === undefined) throw new Error('the request has no redirect address: it was not checked');
+  return target;
+}
+
 export function deny(req: ValidAuthorizeRequest): string {
-  return withQuery(req.client.redirectUri, [
+  return withQuery(targetOf(req), [
     ['error', 'access_denied'],
     ['error_description', 'the user denied access'],
     ['state', req.state],

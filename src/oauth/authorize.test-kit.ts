@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { Browser, hiddenInputs } from '../../test/browser.js';
+import type { LightMyRequestResponse } from 'fastify';
+import { Browser, flashOf, hiddenInputs } from '../../test/browser.js';
 import { PASSWORD, type TestApp, type TestContext } from '../../test/harness.js';
 import type { Account } from '../storage/store.js';
 
@@ -20,6 +21,17 @@ export async function signedIn(ctx: TestContext, app: TestApp, account: Account,
   const res = await browser.post(PATH, { ...hiddenInputs(page.body), email: account.email, password: PASSWORD });
   assert.equal(res.statusCode, 303, res.body);
   return browser;
+}
+
+/**
+ * What a sign-in post came to, as the status the page shows: 303 signed in (a session cookie),
+ * otherwise the page it redirects back to: 429 when throttled (its flash says how long to wait),
+ * 200 for a wrong password. Read from the post's own cookies, so posts sent at once each count.
+ */
+export function signInOutcome(res: LightMyRequestResponse, browser: Browser): number {
+  assert.equal(res.statusCode, 303, 'a sign-in post always redirects (Post/Redirect/Get)');
+  if (res.cookies.some((c) => c.name.endsWith('tickler_session') && c.value !== '')) return 303;
+  return flashOf(res, browser)?.retryAfter !== undefined ? 429 : 200;
 }
 
 /** From a signed-in browser, submits the consent form with the given button. */

@@ -11,8 +11,8 @@ const FORBIDDEN_SCHEMES = new Set(['javascript', 'data', 'vbscript', 'file', 'ab
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
- * Checks a redirect address for registration. Exactly one per app, compared later by exact string
- * match. https anywhere; plain http only to the loopback address (RFC 8252 7.3, native apps and
+ * Checks a redirect address for registration. An app has one or more (MAX_REDIRECTS at most), each
+ * compared later by exact string match. https anywhere; plain http only to the loopback address (RFC 8252 7.3, native apps and
  * development); custom schemes for native apps (RFC 8252 7.1); never a fragment (RFC 6749 3.1.2).
  */
 export function checkRedirectUri(uri: string): string | undefined {
@@ -54,26 +54,113 @@ export interface RegisteredApp {
   readonly clientSecret: string;
 }
 
-export async function registerClient(
-  deps: { store: Store; clock: Clock },
-  input: { name: string; redirectUri: string },
-): Promise<RegisteredApp> {
-  const name = input.name.trim();
-  if (name === '' || name.length > 100) throw new InvalidClientInput('name must have 1 to 100 characters');
-  const problem = checkRedirectUri(input.redirectUri);
-  if (problem) throw new InvalidClientInput(`redirect URI ${problem}`);
-  // Same shape as the hosted service's secrets: 40 lowercase hex characters (160 random bits).
-  const clientSecret = randomHex(20);
+/** At most this many redirect addresses per app: a list to read, not a pattern by enumeration. */
+export const MAX_REDIRECTS = 10;
+
+export interface AppInput {
+  readonly name: string;
+  readonly redirectUris: readonly string[];
+  readonly website?: string | undefined;
+}
+
+/** Checks an app's name (trimmed, 1 to 100 characters). */
+export function checkedName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '' || trimmed.length > 100) throw new InvalidClientInput('name must have 1 to 100 characters');
+  return trimmed;
+}
+
+/** Checks a list of redirect addresses: 1 to MAX_REDIRECTS, each valid, none twice. */
+export function checkedRedirects(uris: readonly string[]): string[] {
+  if (uris.length === 0) throw new InvalidClientInput('at least one redirect URI is required');
+  if (uris.length > MAX_REDIRECTS) throw new InvalidClientInput(`at most ${MAX_REDIRECTS} redirect URIs`);
+  for (const uri of uris) {
+    const problem = checkRedirectUri(uri);
+    if (problem) throw new InvalidClientInput(`redirect URI ${JSON.stringify(uri.slice(0, 100))} ${problem}`);
+  }
+  if (new Set(uris).size !== uris.length) throw new InvalidClientInput('a redirect URI is listed twice');
+  return [...uris];
+}
+
+/** A web site to show beside the app's name: https (or http), no credentials; empty means none. */
+export function checkedWebsite(website: string | undefined): string | null {
+  const v = website?.trim() ?? '';
+  if (v === '') return null;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new InvalidClientInput('website must be an absolute address such as https://example.org');
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || v.length > 500 || !/^[\x21-\x7e]+$/.test(v)) {
+    throw new InvalidClientInput('website must be an http(s) address of at most 500 characters, without credentials');
+  }
+  return v;
+}
+
+/** A new secret: 40 lowercase hex characters (160 random bits), the shape of the hosted service's. */
+function newSecret(): { secret: string; hash: string } {
+  const secret = randomHex(20);
+  return { secret, hash: sha256Hex(secret) };
+}
+
+/** Registers an app; `ownerPk` is the account that registered it on the web pages (none for the command line). */
+export async function registerClient(deps: { store: Store; clock: Clock }, input: AppInput & { ownerPk?: number }): Promise<RegisteredApp> {
+  const name = checkedName(input.name);
+  const redirectUris = checkedRedirects(input.redirectUris);
+  const website = checkedWebsite(input.website);
+  const { secret, hash } = newSecret();
   const client = await deps.store.transaction((tx) =>
     tx.clients.create({
       clientId: `app${randomHex(10)}`,
-      secretHash: sha256Hex(clientSecret),
+      secretHash: hash,
       name,
-      redirectUri: input.redirectUri,
+      redirectUris,
+      website,
+      ownerPk: input.ownerPk ?? null,
       createdAt: unixSeconds(deps.clock),
     }),
   );
-  return { client, clientSecret };
+  return { client, clientSecret: secret };
+}
+
+/** Who may manage an app: its owner, and admins (every app, those of the command line included). */
+export function mayManage(viewer: { readonly pk: number; readonly isAdmin: boolean }, client: Client): boolean {
+  return viewer.isAdmin || client.ownerPk === viewer.pk;
+}
+
+/** A new secret for the app; the old one stops working at once. Returns the new one (shown once). */
+export async function rotateSecret(deps: { store: Store }, client: Client): Promise<string> {
+  const { secret, hash } = newSecret();
+  const changed = await deps.store.transaction((tx) => tx.clients.update(client.pk, { secretHash: hash }));
+  if (!changed) throw new InvalidClientInput('no such app');
+  return secret;
+}
+
+/** Changes the app's name, web site and redirect addresses (each checked as at registration). */
+export async function updateClient(deps: { store: Store }, client: Client, input: AppInput): Promise<Client> {
+  const changes = { name: checkedName(input.name), redirectUris: checkedRedirects(input.redirectUris), website: checkedWebsite(input.website) };
+  const changed = await deps.store.transaction((tx) => tx.clients.update(client.pk, changes));
+  if (!changed) throw new InvalidClientInput('no such app');
+  return changed;
+}
+
+/** Sets the app's redirect addresses alone (the command line's `app redirects`). */
+export async function setRedirects(deps: { store: Store }, client: Client, uris: readonly string[]): Promise<Client> {
+  const redirectUris = checkedRedirects(uris);
+  const changed = await deps.store.transaction((tx) => tx.clients.update(client.pk, { redirectUris }));
+  if (!changed) throw new InvalidClientInput('no such app');
+  return changed;
+}
+
+/**
+ * Deletes the app; its grants, tokens and codes go with it (the database cascades), so every
+ * token it holds stops working: at once in this process, within TOKEN_CACHE_SECONDS elsewhere.
+ */
+export async function deleteClient(deps: { store: Store; accessTokens?: { forgetClient(clientPk: number): void } }, client: Client): Promise<boolean> {
+  const deleted = await deps.store.transaction((tx) => tx.clients.delete(client.pk));
+  deps.accessTokens?.forgetClient(client.pk);
+  return deleted;
 }
 
 /** A well-formed hash that matches no secret, compared against when the client id is unknown. */

@@ -2,7 +2,7 @@ import { unixSeconds } from '../lib/clock.js';
 import { randomUrlToken, sha256Hex } from '../lib/crypto.js';
 import type { Deps } from '../deps.js';
 import type { AuthRequest, Client } from '../storage/store.js';
-import { createCode, deny, type ValidAuthorizeRequest } from './authorize.service.js';
+import { createCode, deny, redirectTarget, type ValidAuthorizeRequest } from './authorize.service.js';
 import { parseScope } from './scopes.js';
 
 /**
@@ -51,7 +51,8 @@ export async function findConsent(deps: Deps, id: string | undefined): Promise<P
   const pending = await deps.store.read.authRequests.get(sha256Hex(id));
   if (!pending || pending.expiresAt <= unixSeconds(deps.clock)) return null;
   const client = await deps.store.read.clients.get(pending.clientPk);
-  return client ? { request: asShown(pending, client), sessionHash: pending.sessionHash } : null;
+  const request = client && asShown(pending, client);
+  return request ? { request, sessionHash: pending.sessionHash } : null;
 }
 
 /** Whether this browser session is the one the page was shown to (a new sign-in is a new session). */
@@ -69,13 +70,19 @@ export async function answerConsent(deps: Deps, id: string, sessionId: string, a
   return deps.store.transaction(async (tx) => {
     const pending = await tx.authRequests.take(sha256Hex(id), sha256Hex(sessionId), now);
     const client = pending && (await tx.clients.get(pending.clientPk));
-    if (!pending || !client) return null;
-    const req = asShown(pending, client);
+    const req = pending && client && asShown(pending, client);
+    if (!pending || !req) return null;
     return allow ? createCode(deps, tx, req, pending.userPk) : deny(req);
   });
 }
 
-function asShown(pending: AuthRequest, client: Client): ValidAuthorizeRequest {
+/**
+ * The request as the page showed it, or null when the app's addresses changed since so that its
+ * answer has nowhere to go (the address it named was removed, or it named none and the app has
+ * several now).
+ */
+function asShown(pending: AuthRequest, client: Client): ValidAuthorizeRequest | null {
+  if (redirectTarget(client, pending.redirectUri) === undefined) return null;
   return {
     client,
     state: pending.state,

@@ -148,12 +148,12 @@ describe('token endpoint', () => {
     it('a redirect_uri, if sent, must be the registered one', async () => {
       const code = await issueCode(ctx, account, app);
       assert.equal(errorCode(await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: 'https://evil.example/cb' })), 102);
-      const ok = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: app.client.redirectUri });
+      const ok = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code, redirect_uri: app.redirectUri });
       assert.equal(ok.statusCode, 200, ok.body);
     });
 
     it('a redirect_uri sent to authorize must come again, identical (RFC 6749 4.1.3); failing does not spend the code', async () => {
-      const registered = app.client.redirectUri;
+      const registered = app.redirectUri;
       const code = await issueCode(ctx, account, app, 'basic', { redirectUri: registered });
       const missing = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code });
       assert.equal(errorCode(missing), 102);
@@ -214,7 +214,7 @@ describe('token endpoint', () => {
       assert.equal(errorCode(both), 102, 'in the query and in the body');
       const multipart = await post('/3/account/token.php', `${part('grant_type', 'authorization_code')}${part('code', code)}${part('code', code)}${CLOSING}`, CONTENT_TYPE);
       assert.equal(errorCode(multipart), 102, 'twice in a multipart body');
-      const emptyToo = await post('/3/account/token.php', `grant_type=authorization_code&redirect_uri=&redirect_uri=${encodeURIComponent(app.client.redirectUri)}&code=${code}`);
+      const emptyToo = await post('/3/account/token.php', `grant_type=authorization_code&redirect_uri=&redirect_uri=${encodeURIComponent(app.redirectUri)}&code=${code}`);
       assert.match((emptyToo.json() as { errorDesc: string }).errorDesc, /redirect_uri was sent more than once/);
       const secret = await post('/3/account/token.php', `grant_type=authorization_code&code=${code}&client_secret=a&client_secret=b`);
       assert.equal(errorCode(secret), 102);

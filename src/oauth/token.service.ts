@@ -110,7 +110,7 @@ async function exchangeCode(deps: Deps, tx: Repos, client: Client, req: TokenReq
   // at least 256 bits, per user rate limit, for minutes (docs/oauth.md).
   const pkce = checkVerifier(code.codeChallenge, req.codeVerifier);
   if (pkce) return fail(pkce);
-  const redirect = checkRedirect(code.redirectUri, client.redirectUri, req.redirectUri);
+  const redirect = checkRedirect(code.redirectUri, client.redirectUris, req.redirectUri);
   if (redirect) return fail(redirect);
   const grant = await tx.oauth.createGrant({
     userPk: code.userPk,
@@ -138,11 +138,12 @@ function checkVerifier(challenge: string | null, verifier: string | undefined): 
 
 /**
  * RFC 6749 4.1.3: a redirect_uri the authorization request carried must come again, identical.
- * Without one there, it may be left out; if sent, it must still be the registered address.
+ * Without one there, it may be left out; if sent, it must still be a registered address.
  */
-function checkRedirect(requested: string | null, registered: string, sent: string | undefined): string | undefined {
+function checkRedirect(requested: string | null, registered: readonly string[], sent: string | undefined): string | undefined {
   if (requested !== null && sent === undefined) return 'redirect_uri is required: the authorization request had one';
-  return sent === undefined || sent === (requested ?? registered) ? undefined : 'redirect_uri does not match';
+  if (sent === undefined) return undefined;
+  return (requested === null ? registered.includes(sent) : sent === requested) ? undefined : 'redirect_uri does not match';
 }
 
 async function rotateRefresh(deps: Deps, tx: Repos, client: Client, req: TokenRequest): Promise<Outcome> {

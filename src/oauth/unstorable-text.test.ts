@@ -65,7 +65,9 @@ describe('text that cannot be stored, at every lookup by text', () => {
       const b = new Browser(ctx.app);
       const q = new URLSearchParams({ response_type: 'code', client_id: app.clientId, state: 's', scope: 'basic' });
       const page = await b.get(`${PATH}?${q.toString()}`);
-      const res = await b.post(PATH, { ...hiddenInputs(page.body), email, password: PASSWORD });
+      const posted = await b.post(PATH, { ...hiddenInputs(page.body), email, password: PASSWORD });
+      assert.equal(posted.statusCode, 303, JSON.stringify(email));
+      const res = await b.follow(posted);
       assert.equal(res.statusCode, 200, JSON.stringify(email));
       assert.match(res.body, /do not match an account/);
       assert.ok(!b.cookies.has('tickler_session'));

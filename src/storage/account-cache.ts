@@ -1,6 +1,6 @@
 import { BoundedMap } from '../lib/bounded-map.js';
 import { settlesAtMs, type Clock } from '../lib/clock.js';
-import type { AccountsRepo, Repos, SettledAccount, Store, StampName, Stamps } from './store.js';
+import type { Account, AccountChanges, AccountsRepo, Repos, SettledAccount, Store, StampName, Stamps } from './store.js';
 
 /**
  * A short in-process cache of settled account reads (Store.settledAccount, what account/get
@@ -50,6 +50,18 @@ export function withAccountCache(inner: Store, clock: Clock, seconds: number): S
     wrapped.touch = (pk: number, names: readonly StampName[], now: number): Promise<Partial<Stamps>> => {
       touched.add(pk);
       return accounts.touch(pk, names, now);
+    };
+    wrapped.update = (pk: number, changes: AccountChanges): Promise<Account | null> => {
+      touched.add(pk);
+      return accounts.update(pk, changes);
+    };
+    wrapped.setAdmin = (pk: number, isAdmin: boolean): Promise<void> => {
+      touched.add(pk);
+      return accounts.setAdmin(pk, isAdmin);
+    };
+    wrapped.delete = (pk: number): Promise<boolean> => {
+      touched.add(pk);
+      return accounts.delete(pk);
     };
     return wrapped;
   }

@@ -136,7 +136,7 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     // a deleted task (tombstone), a goal.
     const ann = await createUser(deps, { email: 'ann@example.org', password: 'copy me over please', pro: 1 });
     await createUser(deps, { email: 'bob@example.org', password: 'copy me over please' });
-    const reg = await registerClient(deps, { name: 'Copy', redirectUri: 'https://copy.example/cb' });
+    const reg = await registerClient(deps, { name: 'Copy', redirectUris: ['https://copy.example/cb'] });
     client = { clientId: reg.client.clientId, secret: reg.clientSecret };
     const scope = 'basic tasks notes outlines lists write';
     const request = { client: reg.client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null, redirectUri: null };
@@ -211,7 +211,7 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
   it('continues where SQLite stopped: ids, identity keys, refresh tokens', async () => {
     const [t] = (await call(pgApp, '/3/tasks/add.php', { tasks: JSON.stringify([{ title: 'After the move' }]) })).json() as Array<{ id: number }>;
     assert.equal(t?.id, 4, 'tasks 1-3 were used on SQLite (3 deleted): the counter came along');
-    const again = await registerClient({ store: pgStore, clock }, { name: 'New on PostgreSQL', redirectUri: 'https://new.example/cb' });
+    const again = await registerClient({ store: pgStore, clock }, { name: 'New on PostgreSQL', redirectUris: ['https://new.example/cb'] });
     assert.ok(again.client.pk > 1);
     const refreshed = await pgApp.inject({
       method: 'POST',

@@ -32,7 +32,7 @@ export function oauthContract(label: string, open: OpenStore): void {
       const n = ++seq;
       userPk = (await tx((r) => r.accounts.create(newAccount('oauth', n)))).pk;
       clientPk = (
-        await tx((r) => r.clients.create({ clientId: `app${n}`, secretHash: 'h', name: 'App', redirectUri: 'https://app.example.org/cb', createdAt: NOW }))
+        await tx((r) => r.clients.create({ clientId: `app${n}`, secretHash: 'h', name: 'App', redirectUris: ['https://app.example.org/cb'], createdAt: NOW }))
       ).pk;
     });
 

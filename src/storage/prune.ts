@@ -2,7 +2,7 @@ import type { Store } from './store.js';
 
 /**
  * Removes what can no longer matter: spent or expired codes and tokens, refresh retry answers past
- * their time, expired pending authorization requests and sessions, and rate-limit windows that
+ * their time, expired pending authorization requests, sessions and one-time account links, and rate-limit windows that
  * have ended. Every instance runs it (hourly); running it twice is harmless. Counters are deleted
  * outside the transaction: they are written without one.
  */
@@ -11,6 +11,7 @@ export async function pruneExpired(store: Store, nowSeconds: number): Promise<vo
     await tx.oauth.prune(nowSeconds);
     await tx.authRequests.prune(nowSeconds);
     await tx.sessions.prune(nowSeconds);
+    await tx.accountLinks.prune(nowSeconds);
   });
   await store.counters.prune(nowSeconds);
 }

@@ -56,7 +56,7 @@ function newClient(over: Partial<NewClient> = {}): NewClient {
     clientId: `app${n}`,
     secretHash: `secret-${n}`,
     name: `App ${n}`,
-    redirectUri: `https://app${n}.example.org/cb`,
+    redirectUris: [`https://app${n}.example.org/cb`],
     createdAt: NOW - n,
     ...over,
   };
@@ -160,6 +160,7 @@ export function storeContract(label: string, open: OpenStore): void {
           prefs: PREFS,
           stamps: ZERO_STAMPS,
           createdAt: input.createdAt,
+          isAdmin: false,
         });
       });
 
@@ -469,7 +470,7 @@ export function storeContract(label: string, open: OpenStore): void {
         const input = newClient();
         const c = await createClient(input);
         assert.ok(Number.isInteger(c.pk) && c.pk > 0, `pk ${c.pk}`);
-        assert.deepEqual(c, { pk: c.pk, ...input });
+        assert.deepEqual(c, { pk: c.pk, website: null, ownerPk: null, iconUpdatedAt: null, ...input });
         assert.deepEqual(await store.read.clients.byClientId(input.clientId), c);
         assert.deepEqual(await store.read.clients.get(c.pk), c);
       });
@@ -534,7 +535,7 @@ export function storeContract(label: string, open: OpenStore): void {
         };
         const g = await tx((r) => r.oauth.createGrant(input));
         assert.ok(Number.isInteger(g.id) && g.id > 0, `id ${g.id}`);
-        assert.deepEqual(g, { id: g.id, revokedAt: null, ...input });
+        assert.deepEqual(g, { id: g.id, revokedAt: null, lastUsedAt: NOW, ...input });
         assert.deepEqual(await store.read.oauth.grant(g.id), g);
         const other = await tx((r) => r.oauth.createGrant({ ...input, udid: 'u-1', os: 'os-1' }));
         assert.notEqual(other.id, g.id);
@@ -545,9 +546,9 @@ export function storeContract(label: string, open: OpenStore): void {
       it('recordClientInfo changes only the fields it is given; null keeps the old value', async () => {
         const g = await createGrant({ vers: '1.0', os: null, device: 'phone', udid: null });
         await tx((r) => r.oauth.recordClientInfo(g.id, { vers: '2.0', os: 'os-9', device: null, udid: null }, NOW + 10));
-        assert.deepEqual(await store.read.oauth.grant(g.id), { ...g, vers: '2.0', os: 'os-9', device: 'phone', udid: null });
+        assert.deepEqual(await store.read.oauth.grant(g.id), { ...g, vers: '2.0', os: 'os-9', device: 'phone', udid: null, lastUsedAt: NOW + 10 });
         await tx((r) => r.oauth.recordClientInfo(g.id, { vers: null, os: null, device: null, udid: 'udid-1' }, NOW + 20));
-        assert.deepEqual(await store.read.oauth.grant(g.id), { ...g, vers: '2.0', os: 'os-9', device: 'phone', udid: 'udid-1' });
+        assert.deepEqual(await store.read.oauth.grant(g.id), { ...g, vers: '2.0', os: 'os-9', device: 'phone', udid: 'udid-1', lastUsedAt: NOW + 20 });
       });
 
       it('revokeGrant is true the first time, false after, and keeps the first revocation time', async () => {

@@ -60,6 +60,8 @@ export interface Account {
   readonly prefs: Prefs;
   readonly stamps: Stamps;
   readonly createdAt: number;
+  /** Admins invite people and see every registered app (docs/web.md). */
+  readonly isAdmin: boolean;
 }
 
 export interface NewAccount {
@@ -72,6 +74,16 @@ export interface NewAccount {
   readonly pro: ProLevel;
   readonly prefs: Prefs;
   readonly createdAt: number;
+  readonly isAdmin?: boolean;
+}
+
+/** What the account settings page may change; absent fields stay as they are. */
+export interface AccountChanges {
+  readonly alias?: string;
+  readonly email?: string;
+  /** Required with `email`: the unique key of the new address. */
+  readonly emailKey?: string;
+  readonly prefs?: Prefs;
 }
 
 export interface Credentials {
@@ -85,11 +97,44 @@ export interface Client {
   /** SHA-256 of the secret; the secret itself is never stored. */
   readonly secretHash: string;
   readonly name: string;
-  readonly redirectUri: string;
+  /**
+   * Every redirect address registered, in the order registered; each is compared by exact string
+   * match. At least one.
+   */
+  readonly redirectUris: readonly string[];
+  /** The app's web site, shown beside its name; null when none was given. */
+  readonly website: string | null;
+  /** The account that registered it on the web pages; null when registered with the command line. */
+  readonly ownerPk: number | null;
+  /** When its icon was last uploaded (its address changes with it); null without an icon. */
+  readonly iconUpdatedAt: number | null;
   readonly createdAt: number;
 }
 
-export type NewClient = Omit<Client, 'pk'>;
+export interface NewClient {
+  readonly clientId: string;
+  readonly secretHash: string;
+  readonly name: string;
+  readonly redirectUris: readonly string[];
+  readonly website?: string | null;
+  readonly ownerPk?: number | null;
+  readonly createdAt: number;
+}
+
+/** What the developer pages may change of an app; absent fields stay as they are. */
+export interface ClientChanges {
+  readonly name?: string;
+  readonly website?: string | null;
+  readonly redirectUris?: readonly string[];
+  readonly secretHash?: string;
+}
+
+export interface ClientIcon {
+  /** image/png, image/jpeg, image/gif or image/webp: checked against the bytes when uploaded. */
+  readonly mediaType: string;
+  readonly data: Buffer;
+  readonly updatedAt: number;
+}
 
 export interface AuthCode {
   readonly codeHash: string;
@@ -155,7 +200,11 @@ export interface Grant extends ClientInfo {
   /** Absolute end of the family: no refresh token of it lives past this. */
   readonly expiresAt: number;
   readonly revokedAt: number | null;
+  /** The last time a token was issued from it (the grant itself, or a refresh). */
+  readonly lastUsedAt: number;
 }
+
+export type NewGrant = Omit<Grant, 'id' | 'revokedAt' | 'lastUsedAt'>;
 
 export type TokenKind = 'access' | 'refresh';
 
@@ -182,6 +231,19 @@ export interface TokenWithGrant extends Token {
 export interface Session {
   readonly idHash: string;
   readonly userPk: number;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+/** A one-time link: a password reset for the account, or an invitation made by the admin. */
+export interface AccountLink {
+  /** SHA-256 of the secret the link carries. */
+  readonly idHash: string;
+  readonly kind: 'reset' | 'invite';
+  /** The account to reset, or the admin who invited. */
+  readonly userPk: number;
+  /** An invitation's note to its maker ("for Bob"); empty for resets. */
+  readonly note: string;
   readonly createdAt: number;
   readonly expiresAt: number;
 }
@@ -213,21 +275,48 @@ export interface AccountsRepo {
   allocateIds(pk: number, kind: RecordKind, count: number): Promise<number>;
   isKnownDevice(pk: number, deviceHash: string): Promise<boolean>;
   rememberDevice(pk: number, deviceHash: string, nowSeconds: number): Promise<void>;
+  /** Every account, oldest first. */
+  list(): Promise<Account[]>;
+  /** Whether there is any account at all (a fresh server has none). */
+  hasAny(): Promise<boolean>;
+  /** Throws UniqueViolation('email') when the new address is taken. Returns the account as changed, or null. */
+  update(pk: number, changes: AccountChanges): Promise<Account | null>;
+  setPasswordHash(pk: number, passwordHash: string): Promise<void>;
+  setAdmin(pk: number, isAdmin: boolean): Promise<void>;
+  /**
+   * Deletes the account and, through foreign keys that cascade, every row of it in every table:
+   * records, tombstones, meta, grants, tokens, codes, sessions, devices, links, and the apps it
+   * registered. Returns whether it existed.
+   */
+  delete(pk: number): Promise<boolean>;
 }
 
 export interface ClientsRepo {
   create(input: NewClient): Promise<Client>;
   byClientId(clientId: string): Promise<Client | null>;
   get(pk: number): Promise<Client | null>;
-  list(): Promise<Client[]>;
+  /** Every app, oldest first; with `ownerPk`, only that account's. */
+  list(ownerPk?: number): Promise<Client[]>;
+  /** Returns the app as changed, or null when there is none. */
+  update(pk: number, changes: ClientChanges): Promise<Client | null>;
+  /** Deletes the app; its grants, tokens, codes, meta and icon go with it (cascade). */
+  delete(pk: number): Promise<boolean>;
+  icon(pk: number): Promise<ClientIcon | null>;
+  /** Stores the icon (null removes it). */
+  setIcon(pk: number, icon: ClientIcon | null): Promise<void>;
 }
 
 export interface OAuthRepo {
   createCode(input: NewAuthCode): Promise<void>;
   code(codeHash: string): Promise<AuthCode | null>;
   markCodeUsed(codeHash: string, usedAt: number, grantId: number): Promise<void>;
-  createGrant(input: Omit<Grant, 'id' | 'revokedAt'>): Promise<Grant>;
+  createGrant(input: NewGrant): Promise<Grant>;
   grant(id: number): Promise<Grant | null>;
+  /**
+   * Grants that can still be used (not revoked, not past their end, holding a refresh token that
+   * has not expired), newest first; of one account, of one app, or of both.
+   */
+  liveGrants(filter: { readonly userPk?: number; readonly clientPk?: number }, nowSeconds: number): Promise<Grant[]>;
   recordClientInfo(grantId: number, info: ClientInfo, nowSeconds: number): Promise<void>;
   /** Revokes the whole family; returns true if it was not revoked before. */
   revokeGrant(id: number, nowSeconds: number, reason: string): Promise<boolean>;
@@ -266,6 +355,21 @@ export interface SessionsRepo {
   create(session: Session): Promise<void>;
   get(idHash: string): Promise<Session | null>;
   delete(idHash: string): Promise<void>;
+  /** Ends every session of the account but `keepIdHash` (the one in use), if given; returns how many. */
+  deleteForUser(userPk: number, keepIdHash?: string): Promise<number>;
+  prune(nowSeconds: number): Promise<number>;
+}
+
+export interface AccountLinksRepo {
+  create(link: AccountLink): Promise<void>;
+  /** The link, if it is of this kind and has not expired (now < expiresAt). */
+  get(idHash: string, kind: AccountLink['kind'], nowSeconds: number): Promise<AccountLink | null>;
+  /** Removes and returns the link, under the same conditions as get(): two takes, one gets it. */
+  take(idHash: string, kind: AccountLink['kind'], nowSeconds: number): Promise<AccountLink | null>;
+  /** The account's unexpired links of a kind, newest first. */
+  list(userPk: number, kind: AccountLink['kind'], nowSeconds: number): Promise<AccountLink[]>;
+  /** Deletes one link of the account (by the hash it is listed under), or all of a kind; returns how many. */
+  delete(userPk: number, kind: AccountLink['kind'], idHash?: string): Promise<number>;
   prune(nowSeconds: number): Promise<number>;
 }
 
@@ -276,6 +380,7 @@ export interface Repos {
   readonly oauth: OAuthRepo;
   readonly authRequests: AuthRequestsRepo;
   readonly sessions: SessionsRepo;
+  readonly accountLinks: AccountLinksRepo;
   readonly tasks: TasksRepo;
   readonly organizers: OrganizersRepo;
   readonly documents: DocumentsRepo;

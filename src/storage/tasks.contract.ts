@@ -78,7 +78,7 @@ export function tasksContract(label: string, open: OpenStore): void {
     async function createClient(): Promise<number> {
       const n = ++seq;
       const client = await tx((r) =>
-        r.clients.create({ clientId: `tkapp${n}`, secretHash: `s${n}`, name: `App ${n}`, redirectUri: `https://app${n}.example.org/cb`, createdAt: 1000 }),
+        r.clients.create({ clientId: `tkapp${n}`, secretHash: `s${n}`, name: `App ${n}`, redirectUris: [`https://app${n}.example.org/cb`], createdAt: 1000 }),
       );
       return client.pk;
     }

@@ -6,45 +6,148 @@ export function h(value: string | number): string {
   return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/**
+ * One stylesheet for every page, inline and allowed by its hash, so that the policy stays
+ * `default-src 'none'` with no style or script from anywhere. Buttons and inputs take the page's
+ * font; long words (addresses, ids) wrap instead of widening the page; focus is always visible.
+ */
 const CSS = `
-body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;background:#f4f5f7;color:#1d2330}
-main{max-width:26rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:10px;box-shadow:0 1px 4px #0002}
-h1{font-size:1.35rem;margin:0 0 1rem}
-label{display:block;margin:.8rem 0 .2rem;font-weight:600}
-input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.55rem;font-size:1rem;border:1px solid #b8bcc6;border-radius:6px}
-button{font-size:1rem;padding:.55rem 1.2rem;border-radius:6px;border:1px solid #2456c4;background:#2f6ae0;color:#fff;cursor:pointer;margin:1.2rem .5rem 0 0}
-button.secondary{background:#fff;color:#2456c4}
-button.link{background:none;border:none;color:#2456c4;padding:0;margin:0;text-decoration:underline;font-size:.9rem}
-.error{background:#fdecea;border:1px solid #f5c2bd;padding:.6rem .8rem;border-radius:6px}
-.muted{color:#5b6273;font-size:.9rem}
+*,*::before,*::after{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f4f5f7;color:#1d2330;overflow-wrap:anywhere}
+a{color:#1f4fb5}
+a:hover{color:#163a86}
+:focus-visible{outline:3px solid #f0a000;outline-offset:2px}
+.skip{position:absolute;left:-999px;top:0;background:#fff;padding:.5rem 1rem;z-index:2}
+.skip:focus{left:.5rem}
+header.site{background:#1d2330;color:#fff}
+header.site .bar{max-width:52rem;margin:0 auto;padding:.6rem 1rem;display:flex;flex-wrap:wrap;align-items:center;gap:.4rem 1.2rem}
+header.site .brand{color:#fff;text-decoration:none;font-weight:700;font-size:1.1rem;display:flex;align-items:center;gap:.45rem}
+header.site .brand img{width:1.4rem;height:1.4rem}
+header.site .where{color:#c9cfdb;font-size:.85rem}
+header.site nav{margin-left:auto}
+header.site nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.2rem .9rem;align-items:center}
+header.site nav a{color:#fff;text-decoration:none;font-size:.95rem}
+header.site nav a[aria-current=page]{text-decoration:underline;text-underline-offset:.3rem}
+header.site nav button{background:none;border:1px solid #8b93a7;color:#fff;padding:.15rem .6rem;margin:0;font-size:.9rem}
+main{display:block;max-width:52rem;margin:1.5rem auto;padding:0 1rem}
+main.narrow{max-width:28rem}
+.card{background:#fff;padding:1.5rem;border-radius:10px;box-shadow:0 1px 4px #0002;margin:0 0 1.2rem}
+h1{font-size:1.4rem;margin:0 0 1rem;line-height:1.3}
+h2{font-size:1.15rem;margin:0 0 .8rem}
+label{display:block;margin:.9rem 0 .2rem;font-weight:600}
+label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}
+.hint{display:block;color:#555c6c;font-size:.88rem;font-weight:400;margin:.1rem 0 .2rem}
+input,select,textarea,button{font:inherit}
+input[type=email],input[type=password],input[type=text],input[type=url],input[type=number],select,textarea{width:100%;padding:.5rem;border:1px solid #8b93a7;border-radius:6px;background:#fff;color:inherit}
+input[type=checkbox]{width:1.1rem;height:1.1rem}
+textarea{min-height:5.5rem}
+fieldset{border:1px solid #d5d9e1;border-radius:8px;margin:1rem 0 0;padding:.2rem 1rem 1rem;min-width:0}
+legend{font-weight:600;padding:0 .3rem}
+button,.button{display:inline-block;padding:.5rem 1.1rem;border-radius:6px;border:1px solid #1f4fb5;background:#2456c4;color:#fff;cursor:pointer;margin:1.1rem .5rem 0 0;text-decoration:none;line-height:1.5}
+button.secondary,.button.secondary{background:#fff;color:#1f4fb5}
+button.danger{background:#b3261e;border-color:#8c1d17}
+button.link{background:none;border:none;color:#1f4fb5;padding:0;margin:0;text-decoration:underline}
+.error{background:#fdecea;border:1px solid #e4a29b;padding:.7rem .9rem;border-radius:6px;margin:0 0 1rem}
+.notice{background:#e8f3ea;border:1px solid #9cc9a5;padding:.7rem .9rem;border-radius:6px;margin:0 0 1rem}
+.error>p,.notice>p{margin:.3rem 0}
+input[type=file]{display:block;max-width:100%}
+::file-selector-button{font:inherit;padding:.3rem .8rem;margin-right:.6rem}
+h1[tabindex]:focus{outline:none}
+.secret{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#fff8d6;border:1px solid #d9c15a;padding:.5rem .7rem;border-radius:6px;display:block;margin:.4rem 0}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
+.muted{color:#555c6c;font-size:.92rem}
 ul.scopes{padding-left:1.2rem}
+ul.items{list-style:none;margin:0;padding:0}
+ul.items>li{border-top:1px solid #e1e4ea;padding:.9rem 0}
+ul.items>li:first-child{border-top:none;padding-top:0}
+.row{display:flex;gap:.8rem;align-items:flex-start}
+.row img{width:2.5rem;height:2.5rem;border-radius:8px;flex:none;background:#eef0f4}
+.row .grow{flex:1;min-width:0}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:.4rem 0}
+dl.facts dt{color:#555c6c}
+dl.facts dd{margin:0}
+details{margin-top:.8rem}
+summary{cursor:pointer;color:#1f4fb5}
+footer.site{max-width:52rem;margin:2rem auto;padding:0 1rem;color:#555c6c;font-size:.85rem}
+@media (max-width:30rem){dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.4rem}.card{padding:1.1rem}header.site nav{margin-left:0}}
 `.trim();
 
 /** Inline style allowed by hash, so the policy can stay `default-src 'none'`. */
 const CSS_HASH = createHash('sha256').update(CSS).digest('base64');
 
 /**
- * Headers of every HTML page. No caching (pages carry CSRF tokens and account names), no referrer
- * (the authorize URL holds the app's state), no framing (click-jacking of the consent buttons).
- * There is deliberately no `form-action` directive: Chromium applies it to the redirect that
- * follows the consent POST, which goes to the app's own address, and would block it.
+ * The policy of every page: nothing from anywhere but the stylesheet above (by hash) and images
+ * from this server (the favicon, app icons). No script at all. Exported for docs and tests.
+ */
+export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'sha256-${CSS_HASH}'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'`;
+
+/**
+ * Headers of every HTML page. No caching (pages carry CSRF tokens and account names); no referrer
+ * to any other site (the authorize URL holds the app's state, reset and invitation pages a
+ * secret). `same-origin` rather than `no-referrer`: under `no-referrer` browsers send
+ * `Origin: null` with a form post even to the page's own origin (Fetch, "serializing a request
+ * origin"), which the cross-site check must refuse, so no form would work. No framing
+ * (click-jacking of the consent buttons). There is deliberately no `form-action` directive:
+ * Chromium applies it to the redirect that follows the consent POST, which goes to the app's own
+ * address, and would block it.
  */
 export function pageHeaders(reply: FastifyReply): FastifyReply {
   return reply
     .header('cache-control', 'no-store')
     .header('pragma', 'no-cache')
-    .header('referrer-policy', 'no-referrer')
+    .header('referrer-policy', 'same-origin')
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
-    .header(
-      'content-security-policy',
-      `default-src 'none'; style-src 'sha256-${CSS_HASH}'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'`,
-    )
+    .header('content-security-policy', CONTENT_SECURITY_POLICY)
     .type('text/html; charset=utf-8');
 }
 
-export function layout(title: string, body: string): string {
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${h(title)} · Tickler</title><style>${CSS}</style></head><body><main>${body}</main></body></html>`;
+/** What every page shows of the server: the product name and the address people reach it at. */
+export interface Site {
+  /** PUBLIC_URL's path prefix ('' at the root): every link and form starts with it. */
+  readonly base: string;
+  /** PUBLIC_URL as shown: host and path, without the scheme. */
+  readonly address: string;
+}
+
+export function siteOf(publicUrl: string): Site {
+  const url = new URL(publicUrl);
+  return { base: url.pathname.replace(/\/+$/, ''), address: `${url.host}${url.pathname.replace(/\/+$/, '')}` };
+}
+
+/** The navigation of a signed-in person; absent for visitors and on the authorize pages. */
+export interface Nav {
+  readonly email: string;
+  readonly isAdmin: boolean;
+  readonly csrf: string;
+  /** The path of the page shown, marked as current. */
+  readonly current: string;
+}
+
+export interface PageOptions {
+  readonly nav?: Nav | undefined;
+  /** Forms of one column (sign-in, sign-up): a narrow page. */
+  readonly narrow?: boolean;
+}
+
+function navigation(site: Site, nav: Nav): string {
+  const link = (path: string, text: string): string =>
+    `<li><a href="${h(site.base + path)}"${nav.current === path ? ' aria-current="page"' : ''}>${h(text)}</a></li>`;
+  return `<nav aria-label="Account"><ul>${link('/', 'Home')}${link('/account/apps', 'Connected apps')}${link('/developer', 'Developer')}${
+    nav.isAdmin ? link('/admin/invites', 'Invitations') : ''
+  }${link('/account', 'Account')}<li><form method="post" action="${h(site.base)}/signout"><input type="hidden" name="_csrf" value="${h(nav.csrf)}"><button type="submit">Sign out</button></form></li></ul></nav>`;
+}
+
+/** A whole page: banner with the product name and the server's address, main content, footer. */
+export function layout(site: Site, title: string, body: string, options: PageOptions = {}): string {
+  const header = `<header class="site"><div class="bar"><a class="brand" href="${h(site.base)}/"><img src="${h(site.base)}/favicon.svg" alt="">Tickler</a><span class="where">${h(site.address)}</span>${
+    options.nav ? navigation(site, options.nav) : ''
+  }</div></header>`;
+  const footer = `<footer class="site"><p>Tickler at ${h(site.address)}: a self-hosted to-do server.</p></footer>`;
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${h(title)} · Tickler</title><link rel="icon" href="${h(site.base)}/favicon.svg" type="image/svg+xml"><style>${CSS}</style></head><body><a class="skip" href="#main">Skip to content</a>${header}<main id="main"${
+    options.narrow ? ' class="narrow"' : ''
+  }>${body}</main>${footer}</body></html>`;
 }
 
 export function hiddenFields(fields: ReadonlyArray<readonly [string, string | undefined]>): string {
@@ -52,4 +155,20 @@ export function hiddenFields(fields: ReadonlyArray<readonly [string, string | un
     .filter((f): f is readonly [string, string] => f[1] !== undefined)
     .map(([k, v]) => `<input type="hidden" name="${h(k)}" value="${h(v)}">`)
     .join('');
+}
+
+/**
+ * A message at the top of a form. An error takes the focus when the page loads (autofocus: no
+ * script is allowed), and is announced; a notice is announced politely.
+ */
+export function messages(m: { error?: string | undefined; notice?: string | undefined }): string {
+  return (
+    (m.error ? `<div class="error" role="alert" tabindex="-1" autofocus id="problem"><p>${h(m.error)}</p></div>` : '') +
+    (m.notice ? `<div class="notice" role="status"><p>${h(m.notice)}</p></div>` : '')
+  );
+}
+
+/** The date of a Unix time, as people read it (UTC: the server knows no one's timezone for sure). */
+export function day(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 10);
 }

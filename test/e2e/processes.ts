@@ -11,7 +11,7 @@ export const TICKLER = fileURLToPath(new URL('../../../bin/tickler', import.meta
  * MAINTENANCE_MODE or RATE_LIMIT_* must not change what a test sees. PATH and the rest stay.
  */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const settings = new Set<string>([...Object.keys(DEFAULTS), 'PUBLIC_URL']);
+  const settings = new Set<string>([...Object.keys(DEFAULTS), 'PUBLIC_URL', 'SMTP_URL', 'MAIL_FROM']);
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !settings.has(key)));
   return { ...inherited, ...env };
 }

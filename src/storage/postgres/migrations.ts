@@ -367,6 +367,45 @@ CREATE INDEX task_attachments_by_target ON task_attachments (user_pk, kind, targ
 `,
   },
   {
+    version: 8,
+    name: 'admins, app owners and redirect sets, app icons, one-time account links',
+    sql: `
+ALTER TABLE accounts ADD COLUMN is_admin INTEGER NOT NULL DEFAULT 0;
+
+ALTER TABLE clients ADD COLUMN owner_pk BIGINT REFERENCES accounts(pk) ON DELETE CASCADE;
+ALTER TABLE clients ADD COLUMN website TEXT;
+CREATE INDEX clients_by_owner ON clients (owner_pk) WHERE owner_pk IS NOT NULL;
+
+CREATE TABLE client_redirects (
+  client_pk BIGINT  NOT NULL REFERENCES clients(pk) ON DELETE CASCADE,
+  position  INTEGER NOT NULL,
+  uri       TEXT    NOT NULL,
+  PRIMARY KEY (client_pk, position),
+  UNIQUE (client_pk, uri)
+);
+INSERT INTO client_redirects (client_pk, position, uri) SELECT pk, 0, redirect_uri FROM clients;
+ALTER TABLE clients DROP COLUMN redirect_uri;
+
+CREATE TABLE client_icons (
+  client_pk  BIGINT PRIMARY KEY REFERENCES clients(pk) ON DELETE CASCADE,
+  media_type TEXT   NOT NULL,
+  data       TEXT   NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+
+CREATE TABLE account_links (
+  id_hash    TEXT   PRIMARY KEY,
+  kind       TEXT   NOT NULL CHECK (kind IN ('reset', 'invite')),
+  user_pk    BIGINT NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  note       TEXT   NOT NULL DEFAULT '',
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+CREATE INDEX account_links_by_user ON account_links (user_pk, kind);
+CREATE INDEX account_links_by_expiry ON account_links (expires_at);
+`,
+  },
+  {
     version: 10,
     name: 'tasks counted per account',
     sql: `

@@ -1,5 +1,6 @@
 import {
   PREF_NAMES,
+  type AccountChanges,
   STAMP_NAMES,
   type Account,
   type AccountsRepo,
@@ -12,7 +13,7 @@ import {
 } from '../store.js';
 import { matchable, translateUnique, type Dialect, type LockRows, type SqlDb } from './db.js';
 
-const COLUMN_LIST = ['pk', 'userid', 'email', 'alias', 'pro', ...PREF_NAMES, ...STAMP_NAMES, 'created_at'] as const;
+const COLUMN_LIST = ['pk', 'userid', 'email', 'alias', 'pro', ...PREF_NAMES, ...STAMP_NAMES, 'created_at', 'is_admin'] as const;
 const COLUMNS = COLUMN_LIST.join(', ');
 const PREF_AT = 5;
 const STAMP_AT = PREF_AT + PREF_NAMES.length;
@@ -33,7 +34,8 @@ function toAccount(row: unknown[]): Account {
     pro: row[4] as ProLevel,
     prefs: numbers(row, PREF_AT, PREF_NAMES),
     stamps: numbers(row, STAMP_AT, STAMP_NAMES),
-    createdAt: row[COLUMN_LIST.length - 1] as number,
+    createdAt: row[COLUMN_LIST.length - 2] as number,
+    isAdmin: Number(row[COLUMN_LIST.length - 1]) === 1,
   };
 }
 
@@ -46,8 +48,8 @@ export class SqlAccounts implements AccountsRepo {
   ) {}
 
   async create(a: NewAccount): Promise<Account> {
-    const cols = ['userid', 'email', 'email_key', 'password_hash', 'alias', 'pro', ...PREF_NAMES, 'created_at'];
-    const values = [a.userid, a.email, a.emailKey, a.passwordHash, a.alias, a.pro, ...PREF_NAMES.map((p) => a.prefs[p]), a.createdAt];
+    const cols = ['userid', 'email', 'email_key', 'password_hash', 'alias', 'pro', ...PREF_NAMES, 'created_at', 'is_admin'];
+    const values = [a.userid, a.email, a.emailKey, a.passwordHash, a.alias, a.pro, ...PREF_NAMES.map((p) => a.prefs[p]), a.createdAt, a.isAdmin ? 1 : 0];
     const row = await translateUnique(this.dialect, { email_key: 'email', userid: 'userid' }, () =>
       this.db.getRaw(`INSERT INTO accounts (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING ${COLUMNS}`, ...values),
     );
@@ -133,5 +135,49 @@ export class SqlAccounts implements AccountsRepo {
       nowSeconds,
       nowSeconds,
     );
+  }
+
+  async list(): Promise<Account[]> {
+    return (await this.db.allRaw(`SELECT ${COLUMNS} FROM accounts ORDER BY pk`)).map(toAccount);
+  }
+
+  async hasAny(): Promise<boolean> {
+    return (await this.db.get('SELECT 1 AS x FROM accounts LIMIT 1')) !== undefined;
+  }
+
+  async update(pk: number, c: AccountChanges): Promise<Account | null> {
+    const sets: string[] = [];
+    const values: Array<string | number> = [];
+    const set = (column: string, value: string | number): void => {
+      sets.push(`${column} = ?`);
+      values.push(value);
+    };
+    if (c.alias !== undefined) set('alias', c.alias);
+    if (c.email !== undefined) {
+      if (c.emailKey === undefined) throw new Error('an e-mail change needs its key');
+      set('email', c.email);
+      set('email_key', c.emailKey);
+    }
+    // Column names come from the fixed PREF_NAMES list, never from input.
+    if (c.prefs !== undefined) for (const name of PREF_NAMES) set(name, c.prefs[name]);
+    if (sets.length === 0) return this.get(pk);
+    const row = await translateUnique(this.dialect, { email_key: 'email' }, () =>
+      this.db.getRaw(`UPDATE accounts SET ${sets.join(', ')} WHERE pk = ? RETURNING ${COLUMNS}`, ...values, pk),
+    );
+    return row ? toAccount(row) : null;
+  }
+
+  async setPasswordHash(pk: number, passwordHash: string): Promise<void> {
+    await this.db.run('UPDATE accounts SET password_hash = ? WHERE pk = ?', passwordHash, pk);
+  }
+
+  async setAdmin(pk: number, isAdmin: boolean): Promise<void> {
+    await this.db.run('UPDATE accounts SET is_admin = ? WHERE pk = ?', isAdmin ? 1 : 0, pk);
+  }
+
+  async delete(pk: number): Promise<boolean> {
+    // Every table holding the account's rows reaches accounts through foreign keys that cascade
+    // (a test lists the tables with a user_pk column and checks it), so one statement removes all.
+    return (await this.db.run('DELETE FROM accounts WHERE pk = ?', pk)) > 0;
   }
 }

@@ -1,4 +1,4 @@
-import type { AuthCode, ClientInfo, Grant, NewAuthCode, NewToken, OAuthRepo, RetryAnswer, TokenKind, TokenWithGrant } from '../store.js';
+import type { AuthCode, ClientInfo, Grant, NewAuthCode, NewGrant, NewToken, OAuthRepo, RetryAnswer, TokenKind, TokenWithGrant } from '../store.js';
 import type { LockRows, SqlDb } from './db.js';
 
 interface GrantRow {
@@ -13,6 +13,7 @@ interface GrantRow {
   os: string | null;
   device: string | null;
   udid: string | null;
+  info_at: number | null;
 }
 
 function toGrant(r: GrantRow): Grant {
@@ -28,10 +29,11 @@ function toGrant(r: GrantRow): Grant {
     os: r.os,
     device: r.device,
     udid: r.udid,
+    lastUsedAt: r.info_at ?? r.created_at,
   };
 }
 
-const GRANT_COLUMNS = 'id, user_pk, client_pk, scope, created_at, expires_at, revoked_at, vers, os, device, udid';
+const GRANT_COLUMNS = 'id, user_pk, client_pk, scope, created_at, expires_at, revoked_at, vers, os, device, udid, info_at';
 
 /** How long spent codes and revoked families are kept, so that a late replay is still recognised. */
 const KEEP_SECONDS = 30 * 86400;
@@ -90,7 +92,7 @@ export class SqlOAuth implements OAuthRepo {
     await this.db.run('UPDATE auth_codes SET used_at = ?, grant_id = ? WHERE code_hash = ?', usedAt, grantId, codeHash);
   }
 
-  async createGrant(g: Omit<Grant, 'id' | 'revokedAt'>): Promise<Grant> {
+  async createGrant(g: NewGrant): Promise<Grant> {
     const row = await this.db.get<GrantRow>(
       `INSERT INTO grants (user_pk, client_pk, scope, created_at, expires_at, vers, os, device, udid, info_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${GRANT_COLUMNS}`,
@@ -111,6 +113,28 @@ export class SqlOAuth implements OAuthRepo {
   async grant(id: number): Promise<Grant | null> {
     const row = await this.db.get<GrantRow>(`SELECT ${GRANT_COLUMNS} FROM grants WHERE id = ?`, id);
     return row ? toGrant(row) : null;
+  }
+
+  async liveGrants(filter: { readonly userPk?: number; readonly clientPk?: number }, nowSeconds: number): Promise<Grant[]> {
+    const where: string[] = ['revoked_at IS NULL', 'expires_at > ?'];
+    const values: number[] = [nowSeconds];
+    if (filter.userPk !== undefined) {
+      where.push('user_pk = ?');
+      values.push(filter.userPk);
+    }
+    if (filter.clientPk !== undefined) {
+      where.push('client_pk = ?');
+      values.push(filter.clientPk);
+    }
+    // A family whose refresh tokens have all expired or been spent without a successor can issue
+    // nothing more: only one holding a usable refresh token is still connected.
+    const usable = `EXISTS (SELECT 1 FROM tokens t WHERE t.grant_id = grants.id AND t.kind = 'refresh' AND t.used_at IS NULL AND t.expires_at > ?)`;
+    const rows = await this.db.all<GrantRow>(
+      `SELECT ${GRANT_COLUMNS} FROM grants WHERE ${where.join(' AND ')} AND ${usable} ORDER BY id DESC`,
+      ...values,
+      nowSeconds,
+    );
+    return rows.map(toGrant);
   }
 
   async recordClientInfo(grantId: number, info: ClientInfo, nowSeconds: number): Promise<void> {

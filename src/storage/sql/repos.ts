@@ -1,4 +1,5 @@
 import type { Repos } from '../store.js';
+import { SqlAccountLinks } from './account-links.js';
 import { SqlAccounts } from './accounts.js';
 import { SqlAuthRequests } from './auth-requests.js';
 import { SqlAttachments } from './attachments.js';
@@ -22,6 +23,7 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     oauth: new SqlOAuth(db, lockRows),
     authRequests: new SqlAuthRequests(db),
     sessions: new SqlSessions(db),
+    accountLinks: new SqlAccountLinks(db),
     tasks: new SqlTasks(db, dialect),
     organizers: new SqlOrganizers(db, dialect),
     documents: new SqlDocuments(db),

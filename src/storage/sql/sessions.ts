@@ -20,6 +20,12 @@ export class SqlSessions implements SessionsRepo {
     await this.db.run('DELETE FROM sessions WHERE id_hash = ?', idHash);
   }
 
+  async deleteForUser(userPk: number, keepIdHash?: string): Promise<number> {
+    return keepIdHash === undefined
+      ? this.db.run('DELETE FROM sessions WHERE user_pk = ?', userPk)
+      : this.db.run('DELETE FROM sessions WHERE user_pk = ? AND id_hash <> ?', userPk, keepIdHash);
+  }
+
   async prune(nowSeconds: number): Promise<number> {
     return this.db.run('DELETE FROM sessions WHERE expires_at < ?', nowSeconds);
   }

@@ -405,6 +405,54 @@ CREATE INDEX task_attachments_by_target ON task_attachments (user_pk, kind, targ
 `,
   },
   {
+    version: 8,
+    name: 'admins, app owners and redirect sets, app icons, one-time account links',
+    sql: `
+-- Admins invite people by link and see every registered app.
+ALTER TABLE accounts ADD COLUMN is_admin INTEGER NOT NULL DEFAULT 0;
+
+-- An app registered on the web pages belongs to the account that registered it (NULL: registered
+-- with the command line), and goes when that account is deleted.
+ALTER TABLE clients ADD COLUMN owner_pk INTEGER REFERENCES accounts(pk) ON DELETE CASCADE;
+ALTER TABLE clients ADD COLUMN website TEXT;
+CREATE INDEX clients_by_owner ON clients (owner_pk) WHERE owner_pk IS NOT NULL;
+
+-- An app may have several redirect addresses, each compared by exact string match. The one
+-- address apps had so far becomes the first of their set.
+CREATE TABLE client_redirects (
+  client_pk INTEGER NOT NULL REFERENCES clients(pk) ON DELETE CASCADE,
+  position  INTEGER NOT NULL,
+  uri       TEXT    NOT NULL,
+  PRIMARY KEY (client_pk, position),
+  UNIQUE (client_pk, uri)
+) STRICT, WITHOUT ROWID;
+INSERT INTO client_redirects (client_pk, position, uri) SELECT pk, 0, redirect_uri FROM clients;
+ALTER TABLE clients DROP COLUMN redirect_uri;
+
+-- An app's icon, uploaded by its developer and served by this server (pages allow images from
+-- here only). Base64 text: the same column type on both databases.
+CREATE TABLE client_icons (
+  client_pk  INTEGER PRIMARY KEY REFERENCES clients(pk) ON DELETE CASCADE,
+  media_type TEXT    NOT NULL,
+  data       TEXT    NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT;
+
+-- One-time links: a password reset for user_pk, or an invitation made by the admin user_pk.
+-- Only the hash of the link's secret is stored; a link is deleted when used.
+CREATE TABLE account_links (
+  id_hash    TEXT    PRIMARY KEY,
+  kind       TEXT    NOT NULL CHECK (kind IN ('reset', 'invite')),
+  user_pk    INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  note       TEXT    NOT NULL DEFAULT '',
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE INDEX account_links_by_user ON account_links (user_pk, kind);
+CREATE INDEX account_links_by_expiry ON account_links (expires_at);
+`,
+  },
+  {
     version: 10,
     name: 'tasks counted per account',
     sql: `

@@ -1,0 +1,102 @@
+import { ADMIN_RESET_SECONDS, makeResetLink } from '../features/users/links.service.js';
+import { accountByEmail, createUser, deleteAccount, setPassword } from '../features/users/users.service.js';
+import { systemClock, unixSeconds } from '../lib/clock.js';
+import { connectedApps } from '../oauth/grants.service.js';
+import type { Account, Store } from '../storage/store.js';
+import { args, optional, print, required, UsageError, withStore, type Verb } from './kit.js';
+
+/** An account as the commands print it (never its password hash). */
+export function accountRecord(a: Account): Record<string, unknown> {
+  return { userid: a.userid, email: a.email, alias: a.alias, pro: a.pro, admin: a.isAdmin, created: a.createdAt };
+}
+
+async function account(store: Store, email: string): Promise<Account> {
+  const a = await accountByEmail(store, email);
+  if (!a) throw new UsageError(`no account with the e-mail address ${JSON.stringify(email)}`);
+  return a;
+}
+
+export const USER_VERBS: Readonly<Record<string, Verb>> = {
+  add: {
+    usage: 'user add --email E --password P [--alias A] [--pro 0|1|2] [--admin]\n                                          create an account; prints {"userid":"…"}',
+    async run(rest, config) {
+      const v = args(rest, { email: { type: 'string' }, password: { type: 'string' }, alias: { type: 'string' }, pro: { type: 'string' }, admin: { type: 'boolean' } });
+      const pro = optional(v, 'pro');
+      if (pro !== undefined && !/^[012]$/.test(pro)) throw new UsageError('--pro must be 0, 1 or 2');
+      const input = { email: required(v, 'email'), password: required(v, 'password'), alias: optional(v, 'alias'), pro: pro === undefined ? undefined : Number(pro), isAdmin: v['admin'] === true };
+      const created = await withStore(config(), (store) => createUser({ store, clock: systemClock }, input));
+      print({ userid: created.userid });
+      return 0;
+    },
+  },
+  list: {
+    usage: 'user list                               list accounts, one JSON line each',
+    async run(rest, config) {
+      args(rest, {});
+      for (const a of await withStore(config(), (store) => store.read.accounts.list())) print(accountRecord(a));
+      return 0;
+    },
+  },
+  show: {
+    usage: 'user show --email E                     an account with its settings, apps and connected apps',
+    async run(rest, config) {
+      const v = args(rest, { email: { type: 'string' } });
+      await withStore(config(), async (store) => {
+        const a = await account(store, required(v, 'email'));
+        const apps = await store.read.clients.list(a.pk);
+        const grants = await connectedApps({ store, clock: systemClock }, { userPk: a.pk });
+        print({ ...accountRecord(a), ...a.prefs, apps: apps.map((c) => c.clientId), connected_apps: grants.map((g) => ({ grant: g.grant.id, client_id: g.client.clientId })) });
+      });
+      return 0;
+    },
+  },
+  passwd: {
+    usage: "user passwd --email E --password P      set an account's password; ends its browser sessions",
+    async run(rest, config) {
+      const v = args(rest, { email: { type: 'string' }, password: { type: 'string' } });
+      await withStore(config(), async (store) => {
+        const a = await account(store, required(v, 'email'));
+        await setPassword({ store }, a.pk, required(v, 'password'));
+        print({ userid: a.userid, password: 'changed' });
+      });
+      return 0;
+    },
+  },
+  'reset-link': {
+    usage: `user reset-link --email E               a one-time link to choose a new password (${ADMIN_RESET_SECONDS / 3600} hours); prints {"url":"…","expires":…}`,
+    async run(rest, config) {
+      const v = args(rest, { email: { type: 'string' } });
+      const c = config();
+      await withStore(c, async (store) => {
+        const a = await account(store, required(v, 'email'));
+        const link = await makeResetLink({ store, clock: systemClock, config: c }, a.pk, ADMIN_RESET_SECONDS);
+        print({ userid: a.userid, url: link.url, expires: link.expiresAt });
+      });
+      return 0;
+    },
+  },
+  admin: {
+    usage: 'user admin --email E [--off]            make an account an admin (--off: no longer)',
+    async run(rest, config) {
+      const v = args(rest, { email: { type: 'string' }, off: { type: 'boolean' } });
+      await withStore(config(), async (store) => {
+        const a = await account(store, required(v, 'email'));
+        await store.transaction((tx) => tx.accounts.setAdmin(a.pk, v['off'] !== true));
+        print({ userid: a.userid, admin: v['off'] !== true });
+      });
+      return 0;
+    },
+  },
+  delete: {
+    usage: 'user delete --email E                   delete an account and every record of it',
+    async run(rest, config) {
+      const v = args(rest, { email: { type: 'string' } });
+      await withStore(config(), async (store) => {
+        const a = await account(store, required(v, 'email'));
+        await deleteAccount({ store }, a.pk);
+        print({ userid: a.userid, deleted: unixSeconds(systemClock) });
+      });
+      return 0;
+    },
+  },
+};

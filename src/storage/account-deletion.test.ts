@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { Browser } from '../../test/browser.js';
+import { api, authorize, createAccount, signIn, testContext, type TestContext } from '../../test/harness.js';
+import { signedInBrowser } from '../../test/web-pages.js';
+import { makeInvite, makeResetLink } from '../features/users/links.service.js';
+import { deleteAccount } from '../features/users/users.service.js';
+import { registerClient } from '../oauth/clients.service.js';
+import { authorizeUrl } from '../oauth/authorize.test-kit.js';
+
+/**
+ * Deleting an account removes every record of it, in every table, because every table that holds
+ * an account's rows reaches `accounts` through foreign keys that cascade. The schema test lists
+ * the tables with a `user_pk` column from the database itself, so that a table added later (by
+ * any branch) without such a key fails here instead of keeping a deleted person's data.
+ */
+
+interface ForeignKey {
+  readonly table: string;
+  readonly parent: string;
+  readonly onDelete: string;
+}
+
+interface Schema {
+  readonly tables: string[];
+  /** Tables with a user_pk column. */
+  readonly withUser: string[];
+  readonly keys: ForeignKey[];
+  count(table: string, userPk: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function schemaOf(ctx: TestContext): Promise<Schema> {
+  const database = ctx.config.database;
+  if (database.kind === 'sqlite') {
+    const db = new Database(database.path, { readonly: true });
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+    const columns = (t: string) => (db.pragma(`table_info(${JSON.stringify(t)})`) as Array<{ name: string }>).map((c) => c.name);
+    const keys = tables.flatMap((t) =>
+      (db.pragma(`foreign_key_list(${JSON.stringify(t)})`) as Array<{ table: string; on_delete: string }>).map((k) => ({ table: t, parent: k.table, onDelete: k.on_delete.toUpperCase() })),
+    );
+    return {
+      tables,
+      withUser: tables.filter((t) => columns(t).includes('user_pk')),
+      keys,
+      count: async (t, userPk) => (db.prepare(`SELECT count(*) AS n FROM "${t}" WHERE user_pk = ?`).get(userPk) as { n: number }).n,
+      close: async () => void db.close(),
+    };
+  }
+  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+  const tables = (await pool.query("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name")).rows.map((r: { table_name: string }) => r.table_name);
+  const withUser = (await pool.query("SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'user_pk' ORDER BY table_name")).rows.map((r: { table_name: string }) => r.table_name);
+  const keys = (
+    await pool.query(
+      `SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent, c.confdeltype AS action
+       FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace WHERE c.contype = 'f' AND n.nspname = current_schema()`,
+    )
+  ).rows.map((r: { child: string; parent: string; action: string }) => ({ table: r.child, parent: r.parent, onDelete: r.action === 'c' ? 'CASCADE' : r.action === 'n' ? 'SET NULL' : r.action }));
+  return {
+    tables,
+    withUser,
+    keys,
+    count: async (t, userPk) => Number((await pool.query(`SELECT count(*) AS n FROM "${t}" WHERE user_pk = $1`, [userPk])).rows[0].n),
+    close: () => pool.end(),
+  };
+}
+
+/** The tables a deleted account's rows vanish from: reached from accounts by cascading keys. */
+function cascadingFromAccounts(keys: readonly ForeignKey[]): Set<string> {
+  const reached = new Set(['accounts']);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const k of keys) {
+      if (k.onDelete === 'CASCADE' && reached.has(k.parent) && !reached.has(k.table)) {
+        reached.add(k.table);
+        grew = true;
+      }
+    }
+  }
+  return reached;
+}
+
+describe('deleting an account removes every record of it', () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await testContext();
+  });
+  after(() => ctx.close());
+
+  it('every table with a user_pk column reaches accounts through foreign keys that cascade, and so does every key to accounts', async () => {
+    const schema = await schemaOf(ctx);
+    try {
+      assert.ok(schema.withUser.length >= 14, `found ${schema.withUser.join(', ')}`);
+      const reached = cascadingFromAccounts(schema.keys);
+      const missed = schema.withUser.filter((t) => !reached.has(t));
+      assert.deepEqual(missed, [], 'a table holding accounts’ rows that deleting an account would leave behind');
+      const loose = schema.keys.filter((k) => k.parent === 'accounts' && k.onDelete !== 'CASCADE');
+      assert.deepEqual(loose, [], 'a key to accounts that would block or outlive a deletion');
+    } finally {
+      await schema.close();
+    }
+  });
+
+  it('an account with something in every such table: afterwards none of its rows is left, and another account keeps all of its own', async () => {
+    const schema = await schemaOf(ctx);
+    try {
+      const fill = async () => {
+        const { account, token, app } = await signIn(ctx, { pro: 1, scope: 'basic tasks notes outlines lists write' });
+        await api(ctx, token, '/3/folders/add.php', { name: 'F' });
+        await api(ctx, token, '/3/contexts/add.php', { name: 'C' });
+        await api(ctx, token, '/3/goals/add.php', { name: 'G' });
+        await api(ctx, token, '/3/locations/add.php', { name: 'L' });
+        const added = (await api(ctx, token, '/3/tasks/add.php', { tasks: JSON.stringify([{ title: 'Kept', meta: 'm' }, { title: 'Gone' }]) })).json<Array<{ id: number }>>();
+        await api(ctx, token, '/3/tasks/delete.php', { tasks: JSON.stringify([added[1]?.id]) });
+        // Notes (one deleted: a tombstone), an outline, a list with a row, a task's attachment.
+        const notes = (await api(ctx, token, '/3/notes/add.php', { notes: JSON.stringify([{ title: 'Kept' }, { title: 'Gone' }]) })).json<Array<{ id: number }>>();
+        await api(ctx, token, '/3/notes/delete.php', { notes: JSON.stringify([notes[1]?.id]) });
+        await api(ctx, token, '/3/outlines/add.php', { outlines: JSON.stringify([{ title: 'Plan', ref: 'p', nodes: [{ content: 'a' }] }]) });
+        const [list] = (await api(ctx, token, '/3/lists/add.php', { lists: JSON.stringify([{ title: 'L', ref: 'l', cols: [{ title: 'Item', type: 19 }] }]) })).json<Array<{ id: string }>>();
+        await api(ctx, token, '/3/rows/add.php', { rows: JSON.stringify([{ list: list?.id, ref: 'r', cells: { c1: 'Milk' } }]) });
+        await api(ctx, token, '/3/tasks/edit.php', { tasks: JSON.stringify([{ id: added[0]?.id, attach: [{ kind: 'note', id: notes[0]?.id }] }]) });
+        // A browser session, a known device, a pending consent page, an unspent code.
+        const b = await signedInBrowser(ctx, account, new Browser(ctx.app));
+        await b.get(authorizeUrl(app));
+        const { issueCode } = await import('../../test/harness.js');
+        await issueCode(ctx, account, app);
+        await makeResetLink(ctx.deps, account.pk, 3600);
+        await makeInvite(ctx.deps, account.pk, 'x');
+        // An app the account registered, which someone else uses.
+        const own = await registerClient(ctx.deps, { name: 'Owned', redirectUris: ['https://owned.example/cb'], ownerPk: account.pk });
+        const user = await createAccount(ctx);
+        const ownApp = { client: own.client, clientId: own.client.clientId, clientSecret: own.clientSecret, redirectUri: 'https://owned.example/cb', basic: `Basic ${Buffer.from(`${own.client.clientId}:${own.clientSecret}`).toString('base64')}` };
+        const userToken = (await authorize(ctx, user, ownApp)).access_token;
+        return { account, token, own, user, userToken };
+      };
+      const doomed = await fill();
+      const kept = await fill();
+      const before = Object.fromEntries(await Promise.all(schema.withUser.map(async (t) => [t, await schema.count(t, kept.account.pk)] as const)));
+      for (const t of schema.withUser) assert.ok((await schema.count(t, doomed.account.pk)) > 0, `the test puts a row of the account in ${t}`);
+
+      assert.equal(await deleteAccount(ctx.deps, doomed.account.pk), true);
+
+      for (const t of schema.withUser) assert.equal(await schema.count(t, doomed.account.pk), 0, t);
+      for (const t of schema.withUser) assert.equal(await schema.count(t, kept.account.pk), before[t], `${t} of another account`);
+      assert.equal(await ctx.deps.store.read.clients.get(doomed.own.client.pk), null, 'the app it registered is gone');
+      assert.equal((await api(ctx, doomed.userToken, '/3/account/get.php')).statusCode, 401, "so are its users' authorizations");
+      assert.equal((await api(ctx, kept.userToken, '/3/account/get.php')).statusCode, 200);
+      assert.equal((await api(ctx, doomed.token, '/3/account/get.php')).statusCode, 401);
+      assert.ok(await ctx.deps.store.read.accounts.get(doomed.user.pk), 'the other user stays');
+      assert.equal(await deleteAccount(ctx.deps, doomed.account.pk), false);
+    } finally {
+      await schema.close();
+    }
+  });
+});

@@ -1,0 +1,185 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.js';
+import { paramsOf, type Params } from '../http/params.js';
+import { randomUrlToken, sha256Hex } from '../lib/crypto.js';
+import type { Account } from '../storage/store.js';
+import { cookieNames, cookieOptions, type CookieNames } from './cookies.js';
+import { isCrossSitePost } from './cross-site.js';
+import { setFlash, takeFlash, type Flash } from './flash.js';
+import { pageHeaders, siteOf, type Nav, type Site } from './html.js';
+import { errorPage, formRefusedPage } from './pages.js';
+import { endSession, sessionAccount, startSession } from './sessions.service.js';
+
+const DEVICE_COOKIE_DAYS = 400;
+
+/** The person behind a request, from the session cookie the sign-in pages set. */
+export interface SignedIn {
+  readonly account: Account;
+  readonly sessionId: string;
+}
+
+/**
+ * What every page route shares: the site shown in the banner, the cookies, the session, the
+ * flash of Post/Redirect/Get, and the checks every form post passes before its handler runs
+ * (where it comes from, its CSRF token, maintenance). Built once per app.
+ */
+export class Web {
+  readonly site: Site;
+  readonly names: CookieNames;
+  readonly https: boolean;
+  readonly publicOrigin: string;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    readonly deps: Deps,
+  ) {
+    this.site = siteOf(deps.config.publicUrl);
+    this.https = deps.config.publicHttps;
+    this.names = cookieNames(this.https);
+    this.publicOrigin = new URL(deps.config.publicUrl).origin;
+  }
+
+  /** An address of this server as pages and redirects write it (PUBLIC_URL's path prefix first). */
+  path(p: string): string {
+    return `${this.site.base}${p}`;
+  }
+
+  page(reply: FastifyReply, status: number, html: string): FastifyReply {
+    return pageHeaders(reply.status(status)).send(html);
+  }
+
+  errorPage(reply: FastifyReply, status: number, title: string, message: string): FastifyReply {
+    return this.page(reply, status, errorPage(this.site, title, message));
+  }
+
+  /** Post/Redirect/Get: a 303 to one of this server's pages, leaving `flash` for it. */
+  redirect(request: FastifyRequest, reply: FastifyReply, to: string, flash?: Flash): FastifyReply {
+    if (flash) setFlash(request, reply, this.names, this.https, flash);
+    if (flash?.retryAfter !== undefined) reply.header('retry-after', String(flash.retryAfter));
+    return reply.header('cache-control', 'no-store').redirect(this.path(to), 303);
+  }
+
+  flash(request: FastifyRequest, reply: FastifyReply): Flash {
+    return takeFlash(request, reply, this.names, this.https);
+  }
+
+  async signedIn(request: FastifyRequest): Promise<SignedIn | null> {
+    const sessionId = request.cookies[this.names.session];
+    const userPk = await sessionAccount(this.deps, sessionId);
+    const account = userPk === null ? null : await this.deps.store.read.accounts.get(userPk);
+    return account && sessionId !== undefined ? { account, sessionId } : null;
+  }
+
+  nav(reply: FastifyReply, who: SignedIn, current: string): Nav {
+    return { email: who.account.email, isAdmin: who.account.isAdmin, csrf: reply.generateCsrf(), current };
+  }
+
+  /**
+   * Signs the browser in after a successful password check: a new session id every time (no
+   * session fixation; the old session ends), and the device cookie kept only if this server
+   * issued it for this account (a cookie planted by someone else is never adopted).
+   */
+  async startSession(request: FastifyRequest, reply: FastifyReply, userPk: number, knownDevice: boolean): Promise<void> {
+    await endSession(this.deps, request.cookies[this.names.session]);
+    const presented = request.cookies[this.names.device];
+    const device = knownDevice && presented ? presented : randomUrlToken();
+    const session = await startSession(this.deps, userPk, device);
+    reply.setCookie(this.names.session, session.sessionId, cookieOptions(this.https, this.deps.config.sessionTtlSeconds));
+    reply.setCookie(this.names.device, device, cookieOptions(this.https, DEVICE_COOKIE_DAYS * 86400));
+  }
+
+  async endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await endSession(this.deps, request.cookies[this.names.session]);
+    reply.clearCookie(this.names.session, cookieOptions(this.https));
+  }
+
+  sessionHash(who: SignedIn): string {
+    return sha256Hex(who.sessionId);
+  }
+
+  /** Answers 503 in maintenance; true when it did. */
+  inMaintenance(reply: FastifyReply): boolean {
+    if (!this.deps.config.maintenance) return false;
+    reply.header('retry-after', '300');
+    this.errorPage(reply, 503, 'Down for maintenance', 'This server is being maintained. Please try again in a few minutes.');
+    return true;
+  }
+
+  /** A page (GET). */
+  get(url: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>): void {
+    const web = this;
+    this.app.route({
+      method: 'GET',
+      url,
+      config: { kind: 'page' },
+      handler: async function showPage(request, reply) {
+        if (web.inMaintenance(reply)) return reply;
+        return handler(request, reply);
+      },
+    });
+  }
+
+  /** A page that needs a signed-in person; others are sent to sign in and brought back. */
+  getSignedIn(url: string, handler: (request: FastifyRequest, reply: FastifyReply, who: SignedIn) => Promise<FastifyReply>): void {
+    this.get(url, async (request, reply) => {
+      const who = await this.signedIn(request);
+      if (!who) return reply.header('cache-control', 'no-store').redirect(this.path(`/signin?next=${encodeURIComponent(request.url.split('?')[0] ?? '/')}`), 303);
+      return handler(request, reply, who);
+    });
+  }
+
+  /**
+   * A form post. Where it comes from is checked before its CSRF token (another site's post never
+   * gets further), then maintenance, then that no field it reads came twice (`fields`): a form
+   * of this server never sends one twice, so which of two values counts is not for the sender
+   * to choose.
+   */
+  post(url: string, fields: readonly string[], handler: (request: FastifyRequest, reply: FastifyReply, p: Params) => Promise<FastifyReply>): void {
+    const web = this;
+    const checked: readonly string[] = [...fields, '_csrf'];
+    const preHandler = [
+      async function refuseCrossSite(request: FastifyRequest, reply: FastifyReply) {
+        if (isCrossSitePost(request, web.publicOrigin)) return web.page(reply, 403, formRefusedPage(web.site));
+        return undefined;
+      },
+      this.app.csrfProtection,
+    ];
+    this.app.route({
+      method: 'POST',
+      url,
+      config: { kind: 'page' },
+      preHandler,
+      handler: async function submitForm(request, reply) {
+        if (web.inMaintenance(reply)) return reply;
+        const p = paramsOf(request);
+        if (p.repeatedAmong(checked)) return web.errorPage(reply, 400, 'Bad request', 'The form was not understood. Go back and try again.');
+        return handler(request, reply, p);
+      },
+    });
+  }
+
+  /** A form post that needs a signed-in person; without a session it goes to sign in. */
+  postSignedIn(
+    url: string,
+    fields: readonly string[],
+    handler: (request: FastifyRequest, reply: FastifyReply, p: Params, who: SignedIn) => Promise<FastifyReply>,
+  ): void {
+    this.post(url, fields, async (request, reply, p) => {
+      const who = await this.signedIn(request);
+      if (!who) return this.redirect(request, reply, '/signin', { error: 'Your session has ended. Please sign in again.' });
+      return handler(request, reply, p, who);
+    });
+  }
+}
+
+/** A local path to return to after sign-in: only this server's own pages, never another site. */
+export function safeNext(next: string | undefined): string {
+  if (next === undefined || !/^\/[A-Za-z0-9_\-/.]*$/.test(next) || next.startsWith('//') || next.includes('/..')) return '/';
+  return next;
+}
+
+/** "3 minutes", "1 minute": how long to wait, from seconds. */
+export function minutes(seconds: number): string {
+  const m = Math.max(1, Math.ceil(seconds / 60));
+  return `${m} minute${m === 1 ? '' : 's'}`;
+}
