@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { nextStamp } from '../lib/clock.js';
 import { pruneExpired } from './prune.js';
+import { newTask } from '../../test/factories.js';
 import {
   PREF_NAMES,
   STAMP_NAMES,
@@ -764,14 +765,24 @@ export function storeContract(label: string, open: OpenStore): void {
         }
       });
 
+      it('lock(pk) returns the account it locked, and null for an account that does not exist', async () => {
+        const a = await createAccount();
+        assert.deepEqual(await tx((r) => r.accounts.lock(a.pk)), { ...(await store.read.accounts.get(a.pk)), taskCount: 0 });
+        await tx((r) => r.tasks.insertMany(a.pk, [newTask(1), newTask(2)]));
+        assert.equal((await tx((r) => r.accounts.lock(a.pk)))?.taskCount, 2, 'and how many tasks it holds');
+        assert.equal(await tx((r) => r.accounts.lock(a.pk + 100_000)), null);
+      });
+
       it('lock(pk) keeps read-then-write transactions of one account from interleaving', async () => {
         const a = await createAccount();
         // Each transaction names the client after how many it saw: interleaving would reuse a name.
         const results = await Promise.allSettled(
           Array.from({ length: 10 }, () =>
             tx(async (r) => {
-              await r.accounts.lock(a.pk);
+              const locked = await r.accounts.lock(a.pk);
               const seen = (await r.clients.list()).length;
+              // The account the lock returns is the one the transaction before committed.
+              assert.equal(locked?.stamps.lastedit_list, seen === 0 ? a.stamps.lastedit_list : 1000 + seen - 1);
               await yieldToOthers();
               await r.clients.create(newClient({ clientId: `locked-${seen}` }));
               await r.accounts.touch(a.pk, ['lastedit_list'], 1000 + seen);

@@ -64,6 +64,11 @@ export interface Account {
   readonly isAdmin: boolean;
 }
 
+/** An account as a write call's lock found it, with how many tasks it holds (its write budget). */
+export interface LockedAccount extends Account {
+  readonly taskCount: number;
+}
+
 export interface NewAccount {
   readonly userid: string;
   readonly email: string;
@@ -260,9 +265,9 @@ export interface AccountsRepo {
   /**
    * Serialises writers of this account until the transaction ends (no-op outside one). A write
    * reads the clock for its stamps after this (lockAccount() in features/account does both):
-   * Store.settledAccount relies on it.
+   * Store.settledAccount relies on it. Returns the account as the lock found it (null: none).
    */
-  lock(pk: number): Promise<void>;
+  lock(pk: number): Promise<LockedAccount | null>;
   /**
    * Moves the named stamps to nextStamp(previous, nowSeconds) (never back) and returns the new
    * values. Every write that changes what a stamp covers calls this in the same transaction.

@@ -31,7 +31,7 @@ interface Call extends WriteScope {
 
 async function writeCall<T>(deps: Deps, auth: AuthContext, spec: DocumentSpec, each: (call: Call) => Promise<T>): Promise<T> {
   return deps.store.transaction(async (tx) => {
-    const now = await lockAccount(deps, tx, auth.userPk);
+    const { now } = await lockAccount(deps, tx, auth.userPk);
     return each({ tx, userPk: auth.userPk, limits: deps.config.recordLimits, spec, now, counts: new Map() });
   });
 }

@@ -32,7 +32,7 @@ export async function addOrganizer(deps: Deps, auth: AuthContext, { spec, raw }:
   const values = readFields(spec.fields, raw, fail, 'added');
   const userPk = auth.userPk;
   return deps.store.transaction(async (tx) => {
-    const now = await lockAccount(deps, tx, userPk);
+    const { now } = await lockAccount(deps, tx, userPk);
     if ((await tx.organizers.count(userPk, spec.kind)) >= spec.maxRecords) {
       throw fail.error('max', `Max ${spec.plural} reached (${spec.maxRecords})`);
     }
@@ -53,7 +53,7 @@ export async function editOrganizer(deps: Deps, auth: AuthContext, { spec, raw }
   const fail = blank.withRef(id);
   const userPk = auth.userPk;
   return deps.store.transaction(async (tx) => {
-    const now = await lockAccount(deps, tx, userPk);
+    const { now } = await lockAccount(deps, tx, userPk);
     // The id is checked before the other parameters: an unknown id is the answer that matters most to a sync client.
     const before = await tx.organizers.get(userPk, spec.kind, id);
     if (!before) throw fail.error('invalid');
@@ -80,7 +80,7 @@ export async function deleteOrganizer(deps: Deps, auth: AuthContext, { spec, raw
   const fail = blank.withRef(id);
   const userPk = auth.userPk;
   return deps.store.transaction(async (tx) => {
-    const now = await lockAccount(deps, tx, userPk);
+    const { now } = await lockAccount(deps, tx, userPk);
     if (!(await tx.organizers.remove(userPk, spec.kind, id))) throw fail.error('invalid');
     await spec.afterDelete?.(tx, userPk, id, now);
     // lastedit_task moves only when a task really changes (else clients refetch tasks for nothing),

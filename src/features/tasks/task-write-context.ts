@@ -17,10 +17,10 @@ export interface WriteContext {
   /** Parents already given this call's edit stamp: stamping one again would write the same row. */
   readonly stampedParents: Set<number>;
   /**
-   * Tasks the account holds, counted at the first task this call adds and kept up to date by
-   * reserveTask, so that a batch counts its 80,000 rows once. Only add and edit calls add tasks.
+   * Tasks the account holds, as its lock read them, kept up to date by reserveTask. Only add and
+   * edit calls add tasks (edit: the completed copy of a repeating task).
    */
-  taskCount?: number;
+  taskCount: number;
 }
 
 /** The call's edit stamp, taken at its first change: every change of the call carries it. */
@@ -50,7 +50,6 @@ export async function markParentChanged(ctx: WriteContext, parentId: number): Pr
  * once nothing else can refuse the item, or the count runs ahead of the rows.
  */
 export async function reserveTask(ctx: WriteContext): Promise<ItemError | undefined> {
-  ctx.taskCount ??= await ctx.tx.tasks.count(ctx.account.pk);
   if (ctx.taskCount >= LIMITS.tasksPerAccount) return itemError(603, '');
   ctx.taskCount++;
   return undefined;

@@ -24,10 +24,8 @@ export interface Wanted {
 /** Runs a write call: one transaction, the account's writers serialised, every item judged on its own. */
 async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: WriteContext) => Promise<T>): Promise<T> {
   return deps.store.transaction(async (tx) => {
-    const now = await lockAccount(deps, tx, auth.userPk);
-    const account = await tx.accounts.get(auth.userPk);
-    if (!account) throw new Error(`account ${auth.userPk} vanished`);
-    return each({ tx, account, clientPk: auth.clientPk, now, stampedParents: new Set() });
+    const { now, account } = await lockAccount(deps, tx, auth.userPk);
+    return each({ tx, account, clientPk: auth.clientPk, now, stampedParents: new Set(), taskCount: account.taskCount });
   });
 }
 

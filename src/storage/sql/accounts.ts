@@ -5,6 +5,7 @@ import {
   type Account,
   type AccountsRepo,
   type Credentials,
+  type LockedAccount,
   type NewAccount,
   type ProLevel,
   type RecordKind,
@@ -82,10 +83,11 @@ export class SqlAccounts implements AccountsRepo {
     return (await this.db.get<{ pk: number }>('SELECT pk FROM accounts WHERE userid = ?', userid))?.pk ?? null;
   }
 
-  async lock(pk: number): Promise<void> {
-    // SQLite: transactions are BEGIN IMMEDIATE and lock the whole database already.
-    const clause = this.lockRows();
-    if (clause) await this.db.get(`SELECT pk FROM accounts WHERE pk = ?${clause}`, pk);
+  async lock(pk: number): Promise<LockedAccount | null> {
+    // One statement takes the lock and reads the account and its task count (on PostgreSQL two
+    // round trips fewer for a write call). SQLite: BEGIN IMMEDIATE locked the whole database.
+    const row = await this.db.getRaw(`SELECT ${COLUMNS}, task_count FROM accounts WHERE pk = ?${this.lockRows()}`, pk);
+    return row ? { ...toAccount(row), taskCount: Number(row[COLUMN_LIST.length]) } : null;
   }
 
   async touch(pk: number, names: readonly StampName[], nowSeconds: number): Promise<Partial<Stamps>> {
