@@ -7,7 +7,8 @@
  *   FUZZ_SECONDS    time bound per database, in process (default 1800)
  *   FUZZ_SOCKET_REQUESTS   requests over sockets per database (default 3000)
  *   FUZZ_SEED       the seed (default: drawn, and printed)
- *   FUZZ_REPLAY     PHASE:PATH as printed by a failure (replays it, with the same FUZZ_SEED)
+ *   FUZZ_REPLAY     PHASE:PATH as printed by an in-process failure (replays it, with the same FUZZ_SEED)
+ *   FUZZ_SOCKET_REPLAY   PATH as printed by a failure over sockets (the same)
  *   FUZZ_ONLY       sqlite or postgres
  * The same as arguments: npm run fuzz -- --requests 5000 --seconds 60 --seed 42
  */
@@ -23,6 +24,7 @@ const { values: args } = parseArgs({
     'socket-requests': { type: 'string' },
     seed: { type: 'string' },
     replay: { type: 'string' },
+    'socket-replay': { type: 'string' },
     only: { type: 'string' },
   },
 });
@@ -44,6 +46,7 @@ const seconds = setting(args.seconds, 'FUZZ_SECONDS', 1_800);
 const socketRequests = setting(args['socket-requests'], 'FUZZ_SOCKET_REQUESTS', 3_000);
 const replayText = args.replay ?? process.env['FUZZ_REPLAY'];
 const replay = replayText ? { phase: Number(replayText.slice(0, replayText.indexOf(':'))), path: replayText.slice(replayText.indexOf(':') + 1) } : undefined;
+const socketReplay = args['socket-replay'] ?? process.env['FUZZ_SOCKET_REPLAY'];
 const only = args.only ?? process.env['FUZZ_ONLY'];
 const pgUrl = (process.env['FUZZ_DATABASE_URL'] ?? process.env['TEST_DATABASE_URL'])?.trim();
 
@@ -57,7 +60,7 @@ const results: Array<{ inProcess: FuzzFigures; sockets: SocketFigures | undefine
 let failed = false;
 for (const database of databases) {
   console.log(`\n## ${database.kind}: in process (app.inject)`);
-  const inProcess = await fuzzInProcess({ database, seed, requests, seconds, ...(replay && { replay }), log: console.log });
+  const inProcess = await fuzzInProcess({ database, seed, requests: socketReplay ? 0 : requests, seconds, ...(replay && { replay }), log: console.log });
   const statuses = Object.entries(inProcess.statuses).map(([s, n]) => `${s}: ${n}`).join(', ');
   console.log(`  ${inProcess.requests} requests in ${inProcess.seconds.toFixed(0)} s; routes ${inProcess.routesHit}/${inProcess.routes}; answers ${statuses}`);
   const codes = Object.entries(inProcess.codes).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c}: ${n}`).join(', ');
@@ -70,7 +73,7 @@ for (const database of databases) {
   let sockets: SocketFigures | undefined;
   if (!replay && socketRequests > 0) {
     console.log(`\n## ${database.kind}: over sockets against bin/tickler serve`);
-    sockets = await fuzzOverSockets({ database, seed, requests: socketRequests, log: console.log });
+    sockets = await fuzzOverSockets({ database, seed, requests: socketRequests, ...(socketReplay && { replayPath: socketReplay }), log: console.log });
     console.log(`  ${sockets.requests} requests (${sockets.raw} malformed or cut off at the socket) in ${sockets.seconds.toFixed(0)} s; answers ${Object.entries(sockets.statuses).map(([s, n]) => `${s}: ${n}`).join(', ')}`);
     console.log(`  answers of 500 or more: ${sockets.serverErrors}; server exits: ${sockets.exits}; error lines logged: ${sockets.errorLines}`);
     if (sockets.failure) {
