@@ -13,6 +13,7 @@ import { addUser, addApp, tokensFor, type RemoteApp } from '../e2e/accounts.js';
 import { serve, type ServerProcess } from '../e2e/processes.js';
 import { addOrganizer, addTasks, editTasks, serverState, WrongAnswer, type AccountClient } from './client.js';
 import { Ledger, ORGANIZER_KINDS, type LedgerCounts } from './ledger.js';
+import { postgresProbe, sqliteProbe, withApplicationName, type WriteProbe } from './probe.js';
 import { Random } from './random.js';
 
 export interface CrashLoopOptions {
@@ -35,6 +36,8 @@ export interface CrashFigures extends LedgerCounts {
   readonly kills: number;
   /** Kills that found at least one write request in flight. */
   readonly killsMidWrite: number;
+  /** Kills that found the server inside a write transaction (asked just before the kill). */
+  readonly killsInTransaction: number;
   /** Write requests sent (the verification's reads not counted). */
   readonly requests: number;
   readonly accounts: number;
@@ -66,6 +69,8 @@ export async function crashLoop(options: CrashLoopOptions): Promise<CrashFigures
   const started = Date.now();
   let kills = 0;
   let killsMidWrite = 0;
+  let killsInTransaction = 0;
+  let probe: WriteProbe | undefined;
   let requests = 0;
   let lost = 0;
   let failure: string | undefined;
@@ -86,12 +91,15 @@ export async function crashLoop(options: CrashLoopOptions): Promise<CrashFigures
       RATE_LIMIT_TOKEN_PER_USER: '0',
       RATE_LIMIT_TOKEN_PER_CLIENT: '0',
     };
+    const applicationName = `tickler_crash_${options.seed}_${process.pid}`;
     if (options.database.kind === 'postgres') {
       db = await freshSchema(options.database.url);
-      env = { ...env, ...db.env, DATABASE_URL: db.url };
+      env = { ...env, ...db.env, DATABASE_URL: withApplicationName(db.url, applicationName) };
     }
     const app: RemoteApp = addApp(env, 'Crash loop');
     server = await serve(env);
+    probe = db ? await postgresProbe(options.database.kind === 'postgres' ? options.database.url : '', applicationName) : sqliteProbe(join(dir, 'tickler.db'));
+    const writes: WriteProbe = probe;
 
     const newAccount = async (url: string): Promise<AccountClient> => {
       const name = `crash${accounts.length}`;
@@ -146,12 +154,16 @@ export async function crashLoop(options: CrashLoopOptions): Promise<CrashFigures
       const round: Round = { stopped: false, writesSent: 0, inFlight: 0, requests: 0, onWriteSent: undefined };
       // When to kill: after a random delay, or a random share of a write's usual latency after
       // the k-th write of the round went out (so that some kills land inside a batch's work).
-      const killed = new Promise<void>((resolve) => {
+      const killed = new Promise<void>((resolve, reject) => {
         const kill = (): void => {
           round.stopped = true;
-          if (round.inFlight > 0) killsMidWrite++;
-          child.child.kill('SIGKILL');
-          resolve();
+          const writing = round.inFlight > 0;
+          writes.inTransaction().then((inTransaction) => {
+            child.child.kill('SIGKILL');
+            if (writing) killsMidWrite++;
+            if (inTransaction) killsInTransaction++;
+            resolve();
+          }, reject);
         };
         if (rnd.chance(0.5)) {
           setTimeout(kill, rnd.int(0, 400));
@@ -188,7 +200,7 @@ export async function crashLoop(options: CrashLoopOptions): Promise<CrashFigures
       if (kills % killsPerAccount === 0 && kills < options.kills) account = await newAccount(server.url);
       if (kills % 10 === 0) {
         const t = totals();
-        log(`  ${kills} kills (${killsMidWrite} with writes in flight), ${t.acknowledged} writes acknowledged (${t.acknowledgedItems} records), ${t.unacknowledged} in flight at a kill: ${t.landed} landed whole, ${t.notLanded} not at all`);
+        log(`  ${kills} kills (${killsMidWrite} with writes in flight, ${killsInTransaction} inside a write transaction), ${t.acknowledged} writes acknowledged (${t.acknowledgedItems} records), ${t.unacknowledged} in flight at a kill: ${t.landed} landed whole, ${t.notLanded} not at all`);
       }
     }
 
@@ -203,11 +215,12 @@ export async function crashLoop(options: CrashLoopOptions): Promise<CrashFigures
       server = undefined;
       if (!failure && code !== 0) failure = `the last server did not stop cleanly on SIGTERM (exit code ${code})`;
     }
-    return { database: options.database.kind, seed: options.seed, kills, killsMidWrite, requests, accounts: accounts.length, lost, seconds: (Date.now() - started) / 1000, failure, ...totals() };
+    return { database: options.database.kind, seed: options.seed, kills, killsMidWrite, killsInTransaction, requests, accounts: accounts.length, lost, seconds: (Date.now() - started) / 1000, failure, ...totals() };
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    return { database: options.database.kind, seed: options.seed, kills, killsMidWrite, requests, accounts: accounts.length, lost, seconds: (Date.now() - started) / 1000, failure: `the crash loop stopped: ${why}`, ...totals() };
+    return { database: options.database.kind, seed: options.seed, kills, killsMidWrite, killsInTransaction, requests, accounts: accounts.length, lost, seconds: (Date.now() - started) / 1000, failure: `the crash loop stopped: ${why}`, ...totals() };
   } finally {
+    await probe?.close();
     await server?.kill().catch(() => undefined);
     await db?.drop();
     rmSync(dir, { recursive: true, force: true });

@@ -54,10 +54,10 @@ for (const { database, kills } of runs) {
   if (f.failure) console.log(`\nFAILED (replay: CRASHLOOP_SEED=${seed}):\n${f.failure}`);
 }
 
-console.log('\n| database | seed | kills | kills with writes in flight | write requests | acknowledged (records) | in flight at a kill: landed / not | acknowledged writes lost | seconds |');
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('\n| database | seed | kills | with writes in flight | inside a write transaction | write requests | acknowledged (records) | in flight at a kill: landed / not | acknowledged writes lost | seconds |');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const f of results) {
-  console.log(`| ${f.database} | ${f.seed} | ${f.kills} | ${f.killsMidWrite} | ${f.requests} | ${f.acknowledged} (${f.acknowledgedItems}) | ${f.landed} / ${f.notLanded} | ${f.lost} | ${f.seconds.toFixed(0)} |`);
+  console.log(`| ${f.database} | ${f.seed} | ${f.kills} | ${f.killsMidWrite} | ${f.killsInTransaction} | ${f.requests} | ${f.acknowledged} (${f.acknowledgedItems}) | ${f.landed} / ${f.notLanded} | ${f.lost} | ${f.seconds.toFixed(0)} |`);
 }
 if (results.some((f) => f.failure)) {
   console.error('\ncrashloop: FAILED (see above)');
