@@ -42,6 +42,7 @@ describe('fuzzer: its parts', () => {
     assert.match(judge({ ...ok, status: 500 }) ?? '', /HTTP 500/);
     assert.match(judge({ ...ok, body: '{"m":"TypeError: x\\n    at foo (/app/x.js:1:2)"}' }) ?? '', /stack frame|exception/);
     assert.match(judge({ ...ok, body: '{"m":"SQLITE_CONSTRAINT"}' }) ?? '', /database/);
+    assert.match(judge({ ...ok, body: '{"errorDesc":"Error: connection terminated"}' }) ?? '', /exception's message/);
     assert.match(judge({ ...ok, body: '{"m":"see /srv/dist/app.js"}' }) ?? '', /file path/);
     assert.match(judge({ ...ok, body: '{"a":' }) ?? '', /does not parse/);
     assert.match(judge({ ...ok, contentType: 'text/xml', body: '<a><b></a>' }) ?? '', /not well-formed/);

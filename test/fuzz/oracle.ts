@@ -11,6 +11,7 @@ const LEAKS: ReadonlyArray<readonly [RegExp, string]> = [
   [/node:internal|node_modules|\/dist\/|\/src\/|file:\/\//, 'a file path'],
   [/\.(?:js|ts|mjs|cjs):\d+/, 'a source position'],
   [/\b(?:Type|Range|Reference|Syntax|Sqlite|Database|Internal|URI|Eval|Aggregate|Assertion)Error\b/, "an exception's class"],
+  [/(?:^|[^\w])Error: /, "an exception's message"],
   [/SQLITE_[A-Z]|syntax error at or near|duplicate key value|violates \w+ constraint|relation "[^"]*" does not exist|invalid byte sequence/, "a database's message"],
   [/FST_[A-Z_]+|ERR_[A-Z_]{4,}/, "an internal error code"],
   [/"statusCode":\s*5\d\d/, 'a server error record'],
