@@ -64,6 +64,7 @@ const SECOND_PASS = [
   'src/web/visitor.routes.test.js',
   'test/e2e/cli.e2e.test.js',
   'test/e2e/serve.e2e.test.js',
+  'test/fuzz/fuzz.test.js',
   'test/sync/documents-sync.test.js',
   'test/web/web.browser.test.js',
   'test/sync/stamps.property.test.js',

@@ -29,6 +29,17 @@ function withSchema(base: string, schema: string): string {
   return url.toString();
 }
 
+/** A database to test on: an SQLite file, or a fresh schema of the PostgreSQL database at `url`. */
+export type DatabaseChoice = { readonly kind: 'sqlite' } | { readonly kind: 'postgres'; readonly url: string };
+
+/** The database this test process runs on (TEST_STORE, set by the test runner). */
+export function defaultDatabase(): DatabaseChoice {
+  if (TEST_STORE === 'sqlite') return { kind: 'sqlite' };
+  const url = testDatabaseUrl();
+  if (!url) throw new Error('TEST_STORE=postgres needs TEST_DATABASE_URL');
+  return { kind: 'postgres', url };
+}
+
 export interface TestDatabase {
   readonly url: string;
   /** Extra settings the test context should use with this database. */
@@ -36,12 +47,10 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database for one test context. */
-export async function freshDatabase(dir: string): Promise<TestDatabase> {
-  if (TEST_STORE === 'sqlite') return { url: `sqlite:${join(dir, 'tickler.db')}`, env: {}, drop: async () => undefined };
-  const base = testDatabaseUrl();
-  if (!base) throw new Error('TEST_STORE=postgres needs TEST_DATABASE_URL');
-  return freshSchema(base);
+/** A fresh, empty database for one test context: a file in `dir`, or a new schema. */
+export async function freshDatabase(dir: string, choice: DatabaseChoice = defaultDatabase()): Promise<TestDatabase> {
+  if (choice.kind === 'sqlite') return { url: `sqlite:${join(dir, 'tickler.db')}`, env: {}, drop: async () => undefined };
+  return freshSchema(choice.url);
 }
 
 export async function freshSchema(base: string): Promise<TestDatabase> {

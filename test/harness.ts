@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, type BuildOptions } from '../src/app.js';
-import { freshDatabase } from './database.js';
+import { freshDatabase, type DatabaseChoice } from './database.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDeps, type Deps } from '../src/deps.js';
 import { emailKey, DEFAULT_PREFS } from '../src/features/users/users.service.js';
@@ -38,9 +38,14 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function testContext(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestContext> {
+export interface ContextOptions extends BuildOptions {
+  /** The database, when not the one the test runner chose (the fuzzer runs on both in one process). */
+  readonly database?: DatabaseChoice;
+}
+
+export async function testContext(env: Record<string, string> = {}, { database: choice, ...options }: ContextOptions = {}): Promise<TestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'tickler-test-'));
-  const database = await freshDatabase(dir);
+  const database = await freshDatabase(dir, choice);
   // The production default LOG_LEVEL (info: a line per request), so that the logging path is the
   // one tested; the lines go to a stream that discards them unless the test passes its own.
   const config = loadConfig({ DATABASE_URL: database.url, ...database.env, ...env });

@@ -29,6 +29,11 @@ export function multipartParser(limitBytes: number, onMalformed: (why: string) =
     try {
       busboy = new Busboy({
         headers: request.headers as BusboyHeaders,
+        // A part busboy skips (a Content-Disposition other than form-data) past the default
+        // 16 KiB mark paused its parser for good: the request hung until the timeout. Every part
+        // is read into memory anyway, within the body limit, so pausing buys nothing: with the
+        // mark at the limit, no part ever reaches it.
+        fileHwm: limitBytes + 1,
         limits: { fieldSize: limitBytes, fileSize: limitBytes, fields: 1000, files: 20, parts: 1020 },
       });
     } catch {
