@@ -9,6 +9,7 @@ import { newAccount, newTask } from '../../../test/factories.js';
 import { COPIED_TABLES, tableColumns } from '../copy.js';
 import { oauthContract } from '../oauth.contract.js';
 import { documentsContract } from '../documents.contract.js';
+import { importsContract } from '../imports.contract.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
@@ -115,6 +116,7 @@ if (base) {
   organizersContract('postgres', openPostgres);
   oauthContract('postgres', openPostgres);
   documentsContract('postgres', openPostgres);
+  importsContract('postgres', openPostgres);
 
   describe('postgres store', () => {
     it('has the same tables, columns and migrations as the SQLite schema', async () => {

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { newAccount } from '../../../test/factories.js';
 import { oauthContract } from '../oauth.contract.js';
 import { documentsContract } from '../documents.contract.js';
+import { importsContract } from '../imports.contract.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
@@ -31,6 +32,7 @@ tasksContract('sqlite', openSqlite);
 organizersContract('sqlite', openSqlite);
 oauthContract('sqlite', openSqlite);
 documentsContract('sqlite', openSqlite);
+importsContract('sqlite', openSqlite);
 
 const VERSIONS = MIGRATIONS.map((m) => m.version);
 
