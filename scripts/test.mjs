@@ -56,6 +56,7 @@ const SECOND_PASS = [
   'src/oauth/unstorable-text.test.js',
   'src/storage/account-cache.test.js',
   'src/storage/store-rate-limiter.test.js',
+  'test/e2e/import-v3.e2e.test.js',
   'test/e2e/serve.e2e.test.js',
   'test/sync/documents-sync.test.js',
   'test/sync/stamps.property.test.js',

@@ -10,6 +10,7 @@ import { copySqliteToPostgres, SourceNotMigrated, TargetNotEmpty } from '../stor
 import { openStore } from '../storage/open.js';
 import { PostgresStore } from '../storage/postgres/pg-store.js';
 import { UniqueViolation, type Store } from '../storage/store.js';
+import { importV3, NoSuchAccount } from './import-command.js';
 
 const USAGE = `Usage: tickler <command>
 
@@ -23,6 +24,10 @@ const USAGE = `Usage: tickler <command>
                                           copy everything into PostgreSQL; prints rows per table.
                                           A target holding data is refused unless --force, which
                                           replaces it
+  import v3 --user E --from BASE_URL --client-id ID --client-secret S [--redirect-uri URI]
+                                          copy an account of another v3 server (the hosted
+                                          service, another Tickler) into the account E; prints
+                                          a summary. Run again to bring changes over
 
 Settings come from the environment (PORT, HOST, DATABASE_URL, PUBLIC_URL, …): see the README.`;
 
@@ -61,7 +66,7 @@ async function withStore<T>(config: Config, fn: (store: Store) => Promise<T>): P
 async function run(argv: string[], config: () => Config): Promise<number> {
   const [command, sub, ...rest] = argv;
   const print = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value)}\n`);
-  switch (`${command ?? ''} ${command === 'user' || command === 'app' ? (sub ?? '') : ''}`.trim()) {
+  switch (`${command ?? ''} ${command === 'user' || command === 'app' || command === 'import' || command === 'export' ? (sub ?? '') : ''}`.trim()) {
     case 'serve': {
       args(argv.slice(1), {});
       await startServer(config());
@@ -120,6 +125,20 @@ async function run(argv: string[], config: () => Config): Promise<number> {
       }
       return 0;
     }
+    case 'import v3': {
+      const v = args(rest, { user: { type: 'string' }, from: { type: 'string' }, 'client-id': { type: 'string' }, 'client-secret': { type: 'string' }, 'redirect-uri': { type: 'string' } });
+      const from = required(v, 'from');
+      if (!/^https?:\/\/[^/]/.test(from) || !URL.canParse(from)) throw new UsageError('--from must be the source server\'s address (https://…)');
+      const input = {
+        user: required(v, 'user'),
+        from,
+        clientId: required(v, 'client-id'),
+        clientSecret: required(v, 'client-secret'),
+        redirectUri: v['redirect-uri'] as string | undefined,
+      };
+      print(await withStore(config(), (store) => importV3(config(), store, input)));
+      return 0;
+    }
     case 'help':
     case '--help':
     case '-h':
@@ -139,7 +158,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
       process.stderr.write(`tickler: ${err.message} (see tickler help)\n`);
       return 2;
     }
-    if (err instanceof ConfigError || err instanceof InvalidInput || err instanceof InvalidClientInput) {
+    if (err instanceof ConfigError || err instanceof InvalidInput || err instanceof InvalidClientInput || err instanceof NoSuchAccount) {
       process.stderr.write(`tickler: ${err.message}\n`);
       return 2;
     }
