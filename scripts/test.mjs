@@ -31,6 +31,7 @@ const SECOND_PASS = [
   'src/features/documents/notes.test.js',
   'src/features/documents/outlines.test.js',
   'src/features/documents/rows.test.js',
+  'src/features/moving/export.test.js',
   'src/features/organizers/goals.rules.test.js',
   'src/features/organizers/organizers.accounts.test.js',
   'src/features/organizers/organizers.cascade.test.js',

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { ConfigError, loadConfig, parseDatabaseUrl, type Config } from '../config.js';
 import { InvalidInput, createUser } from '../features/users/users.service.js';
 import { systemClock } from '../lib/clock.js';
@@ -10,7 +10,13 @@ import { copySqliteToPostgres, SourceNotMigrated, TargetNotEmpty } from '../stor
 import { openStore } from '../storage/open.js';
 import { PostgresStore } from '../storage/postgres/pg-store.js';
 import { UniqueViolation, type Store } from '../storage/store.js';
-import { importV3, NoSuchAccount } from './import-command.js';
+import { accountPk, importV3, importWithProgress, NoSuchAccount } from './import-command.js';
+import { backupSqlite, BackupRefused, restoreSqlite } from './backup.js';
+import { ImportProgress } from './progress.js';
+import { createDeps } from '../deps.js';
+import { exportAccount } from '../features/moving/export.service.js';
+import { exportTasksCsv, exportTasksIcal } from '../features/moving/export-formats.js';
+import { JsonSource, NotAnExport } from '../features/moving/json-source.js';
 
 const USAGE = `Usage: tickler <command>
 
@@ -28,6 +34,15 @@ const USAGE = `Usage: tickler <command>
                                           copy an account of another v3 server (the hosted
                                           service, another Tickler) into the account E; prints
                                           a summary. Run again to bring changes over
+  import json --user E --file PATH [--dry-run]
+                                          read back an export (export json) into the account E
+  export json|csv|ical --user E [--out PATH]
+                                          the account as one JSON document, or its tasks as CSV
+                                          or iCalendar to-dos; to stdout unless --out
+  backup PATH                             copy the SQLite database while it is served (PostgreSQL:
+                                          use pg_dump, docs/moving.md)
+  restore PATH                            put a backup in place of the SQLite database (refused
+                                          while a server uses it)
 
 Settings come from the environment (PORT, HOST, DATABASE_URL, PUBLIC_URL, …): see the README.`;
 
@@ -136,7 +151,45 @@ async function run(argv: string[], config: () => Config): Promise<number> {
         clientSecret: required(v, 'client-secret'),
         redirectUri: v['redirect-uri'] as string | undefined,
       };
-      print(await withStore(config(), (store) => importV3(config(), store, input)));
+      const c = config();
+      print(await withStore(c, (store) => importV3(c, store, input)));
+      return 0;
+    }
+    case 'import json': {
+      const v = args(rest, { user: { type: 'string' }, file: { type: 'string' }, 'dry-run': { type: 'boolean' } });
+      const file = required(v, 'file');
+      if (!existsSync(file)) throw new UsageError(`--file: no file at ${file}`);
+      const source = JsonSource.parse(readFileSync(file, 'utf8'));
+      const c = config();
+      const summary = await withStore(c, async (store) =>
+        importWithProgress(createDeps(c, store, systemClock), await accountPk(store, required(v, 'user')), source, { dryRun: v['dry-run'] === true, progress: new ImportProgress() }),
+      );
+      print(summary);
+      return 0;
+    }
+    case 'export json':
+    case 'export csv':
+    case 'export ical': {
+      const v = args(rest, { user: { type: 'string' }, out: { type: 'string' } });
+      const c = config();
+      const text = await withStore(c, async (store) => {
+        const deps = createDeps(c, store, systemClock);
+        const pk = await accountPk(store, required(v, 'user'));
+        if (sub === 'json') return `${JSON.stringify(await exportAccount(deps, pk))}\n`;
+        return sub === 'csv' ? exportTasksCsv(deps, pk) : exportTasksIcal(deps, pk);
+      });
+      if (typeof v['out'] === 'string') writeFileSync(v['out'], text);
+      else process.stdout.write(text);
+      return 0;
+    }
+    case 'backup':
+    case 'restore': {
+      const { positionals } = parseArgs({ args: argv.slice(1), options: {}, strict: true, allowPositionals: true });
+      const [path, extra] = positionals;
+      if (!path || extra !== undefined) throw new UsageError(`${command} takes one PATH`);
+      const db = config().database;
+      if (db.kind !== 'sqlite') throw new UsageError(`${command} is for SQLite; for PostgreSQL use pg_dump and pg_restore (docs/moving.md)`);
+      print(command === 'backup' ? await backupSqlite(db.path, path) : await restoreSqlite(path, db.path));
       return 0;
     }
     case 'help':
@@ -158,7 +211,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
       process.stderr.write(`tickler: ${err.message} (see tickler help)\n`);
       return 2;
     }
-    if (err instanceof ConfigError || err instanceof InvalidInput || err instanceof InvalidClientInput || err instanceof NoSuchAccount) {
+    if (err instanceof ConfigError || err instanceof InvalidInput || err instanceof InvalidClientInput || err instanceof NoSuchAccount || err instanceof NotAnExport || err instanceof BackupRefused) {
       process.stderr.write(`tickler: ${err.message}\n`);
       return 2;
     }
