@@ -184,7 +184,12 @@ async function run(argv: string[], config: () => Config): Promise<number> {
     }
     case 'backup':
     case 'restore': {
-      const { positionals } = parseArgs({ args: argv.slice(1), options: {}, strict: true, allowPositionals: true });
+      let positionals: string[];
+      try {
+        ({ positionals } = parseArgs({ args: argv.slice(1), options: {}, strict: true, allowPositionals: true }));
+      } catch (err) {
+        throw new UsageError((err as Error).message.split('\n')[0] ?? 'bad arguments');
+      }
       const [path, extra] = positionals;
       if (!path || extra !== undefined) throw new UsageError(`${command} takes one PATH`);
       const db = config().database;

@@ -190,7 +190,8 @@ async function importTaskBatch(scope: ImportScope, records: readonly SourceRecor
         continue;
       }
       const keptParent = p.parent ?? (pending.parent !== undefined ? current.parent : 0);
-      const ord = keptParent === 0 ? 0 : keptParent === current.parent && whole(r, 'order') <= 0 ? current.ord : whole(r, 'order') > 0 ? whole(r, 'order') : await tx.tasks.nextOrder(userPk, keptParent);
+      const sourceOrder = whole(r, 'order');
+      const ord = keptParent === 0 ? 0 : sourceOrder > 0 ? sourceOrder : keptParent === current.parent ? current.ord : await tx.tasks.nextOrder(userPk, keptParent);
       let next = taskOf(r, { ...p, parent: keptParent }, account, { id: current.id, modified: current.modified, ord, previous: previous || (pending.previous ? current.previous : 0), now });
       next = { ...next, repeatIndex: next.repeat === current.repeat ? current.repeatIndex : 1, timeron: current.timeron };
       const linksChanged = await syncLinks(tx, userPk, current.id, links);
