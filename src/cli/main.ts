@@ -8,11 +8,21 @@ import { copySqliteToPostgres, SourceNotMigrated, TargetNotEmpty } from '../stor
 import { openStore } from '../storage/open.js';
 import { PostgresStore } from '../storage/postgres/pg-store.js';
 import { UniqueViolation } from '../storage/store.js';
+import { NotAnExport } from '../features/moving/json-source.js';
 import { APP_VERBS, GRANT_VERBS } from './app-commands.js';
+import { BackupRefused } from './backup.js';
+import { NoSuchAccount } from './import-command.js';
 import { args, print, required, UsageError, type Verb } from './kit.js';
+import { backupOrRestore, EXPORT_VERBS, IMPORT_VERBS } from './moving-commands.js';
 import { USER_VERBS } from './user-commands.js';
 
-const GROUPS: Readonly<Record<string, Readonly<Record<string, Verb>>>> = { user: USER_VERBS, app: APP_VERBS, grant: GRANT_VERBS };
+const GROUPS: Readonly<Record<string, Readonly<Record<string, Verb>>>> = {
+  user: USER_VERBS,
+  app: APP_VERBS,
+  grant: GRANT_VERBS,
+  import: IMPORT_VERBS,
+  export: EXPORT_VERBS,
+};
 
 function groupUsage(group: string): string {
   return Object.values(GROUPS[group] ?? {})
@@ -31,6 +41,12 @@ ${groupUsage('grant')}
                                           copy everything into PostgreSQL; prints rows per table.
                                           A target holding data is refused unless --force, which
                                           replaces it
+${groupUsage('import')}
+${groupUsage('export')}
+  backup PATH                             copy the SQLite database while it is served (PostgreSQL:
+                                          use pg_dump, docs/moving.md)
+  restore PATH                            put a backup in place of the SQLite database (refused
+                                          while a server uses it)
 
 Settings come from the environment (PORT, HOST, DATABASE_URL, PUBLIC_URL, …): see the README.`;
 
@@ -84,6 +100,9 @@ async function run(argv: string[], config: () => Config): Promise<number> {
       }
       return 0;
     }
+    case 'backup':
+    case 'restore':
+      return backupOrRestore(command as 'backup' | 'restore', argv.slice(1), config);
     case 'help':
     case '--help':
     case '-h':
@@ -103,8 +122,9 @@ export async function main(argv: string[], env: Record<string, string | undefine
       process.stderr.write(`tickler: ${err.message} (see tickler help)\n`);
       return 2;
     }
-    if (err instanceof ConfigError || err instanceof InvalidInput || err instanceof InvalidClientInput) {
-      process.stderr.write(`tickler: ${err.message}\n`);
+    const refused = [ConfigError, InvalidInput, InvalidClientInput, NoSuchAccount, NotAnExport, BackupRefused];
+    if (refused.some((kind) => err instanceof kind)) {
+      process.stderr.write(`tickler: ${(err as Error).message}\n`);
       return 2;
     }
     if (err instanceof UniqueViolation) {

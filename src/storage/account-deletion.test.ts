@@ -5,6 +5,9 @@ import pg from 'pg';
 import { Browser } from '../../test/browser.js';
 import { api, authorize, createAccount, signIn, testContext, type TestContext } from '../../test/harness.js';
 import { signedInBrowser } from '../../test/web-pages.js';
+import { exportAccount } from '../features/moving/export.service.js';
+import { runImport } from '../features/moving/import.service.js';
+import { JsonSource } from '../features/moving/json-source.js';
 import { makeInvite, makeResetLink } from '../features/users/links.service.js';
 import { deleteAccount } from '../features/users/users.service.js';
 import { registerClient } from '../oauth/clients.service.js';
@@ -121,6 +124,9 @@ describe('deleting an account removes every record of it', () => {
         const [list] = (await api(ctx, token, '/3/lists/add.php', { lists: JSON.stringify([{ title: 'L', ref: 'l', cols: [{ title: 'Item', type: 19 }] }]) })).json<Array<{ id: string }>>();
         await api(ctx, token, '/3/rows/add.php', { rows: JSON.stringify([{ list: list?.id, ref: 'r', cells: { c1: 'Milk' } }]) });
         await api(ctx, token, '/3/tasks/edit.php', { tasks: JSON.stringify([{ id: added[0]?.id, attach: [{ kind: 'note', id: notes[0]?.id }] }]) });
+        // An import (its id map and its progress): the account's own export read back into it.
+        const exported = await exportAccount(ctx.deps, account.pk);
+        await runImport(ctx.deps, account.pk, JsonSource.parse(JSON.stringify(exported)));
         // A browser session, a known device, a pending consent page, an unspent code.
         const b = await signedInBrowser(ctx, account, new Browser(ctx.app));
         await b.get(authorizeUrl(app));

@@ -33,6 +33,8 @@ export const COPIED_TABLES = [
   'list_rows',
   'deleted_records',
   'task_attachments',
+  'import_map',
+  'import_runs',
 ] as const;
 
 export interface TableDump {

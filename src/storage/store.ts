@@ -12,10 +12,12 @@
 
 import type { Clock } from '../lib/clock.js';
 import type { AttachmentsRepo, DocumentsRepo } from './documents-port.js';
+import type { ImportsRepo } from './imports-port.js';
 import type { OrganizersRepo } from './organizers-port.js';
 import type { TasksRepo } from './tasks-port.js';
 
 export type * from './documents-port.js';
+export type * from './imports-port.js';
 export type * from './organizers-port.js';
 export type * from './tasks-port.js';
 
@@ -390,6 +392,7 @@ export interface Repos {
   readonly organizers: OrganizersRepo;
   readonly documents: DocumentsRepo;
   readonly attachments: AttachmentsRepo;
+  readonly imports: ImportsRepo;
 }
 
 /** Fixed-window event counters shared by every instance of the server (rate limits). */

@@ -24,9 +24,26 @@ export async function authorizeInBrowser(
 ): Promise<Authorized> {
   let turn = 0;
   const next = () => urls[turn++ % urls.length] as string;
-  const jar = new CookieJar();
   const query = `response_type=code&client_id=${clientId}&state=e2e&scope=${encodeURIComponent(scope)}`;
-  let res = await fetch(`${next()}/3/account/authorize.php?${query}`, { headers: jar.headers() });
+  const { location, consentPage } = await signInAndAllow(next, `/3/account/authorize.php?${query}`, email, password);
+  const code = location.searchParams.get('code');
+  if (!code) throw new Error('no code in the redirect');
+  return { code, state: location.searchParams.get('state'), consentPage };
+}
+
+/**
+ * What a person does with an authorize address an app printed (`url`, on one server): signs in,
+ * allows, and is sent to the app's redirect address, which is returned (not fetched).
+ */
+export async function allowInBrowser(url: string, email: string, password: string): Promise<URL> {
+  const u = new URL(url);
+  return (await signInAndAllow(() => u.origin, `${u.pathname}${u.search}`, email, password)).location;
+}
+
+/** The sign-in and consent pages from `path` on: each request to the server `next()` names. */
+async function signInAndAllow(next: () => string, path: string, email: string, password: string): Promise<{ location: URL; consentPage: string }> {
+  const jar = new CookieJar();
+  let res = await fetch(`${next()}${path}`, { headers: jar.headers() });
   jar.keep(res.headers.getSetCookie());
   const signIn = new URLSearchParams({ ...hiddenInputs(await res.text()), email, password });
   const posted = () => ({ ...postHeaders(E2E_PUBLIC_URL), ...jar.headers() });
@@ -43,8 +60,5 @@ export async function authorizeInBrowser(
     redirect: 'manual',
   });
   if (res.status !== 303) throw new Error(`consent answered ${res.status}`);
-  const location = new URL(res.headers.get('location') as string);
-  const code = location.searchParams.get('code');
-  if (!code) throw new Error('no code in the redirect');
-  return { code, state: location.searchParams.get('state'), consentPage };
+  return { location: new URL(res.headers.get('location') as string), consentPage };
 }

@@ -50,7 +50,7 @@ async function deleteStamp(call: Call): Promise<number> {
  * A new hexadecimal id of 24 characters, like the hosted service's: the second it was made, then
  * 64 random bits (a collision within one account is out of reach).
  */
-function newHexId(stamp: number): string {
+export function newHexId(stamp: number): string {
   return stamp.toString(16).padStart(8, '0').slice(-8) + randomHex(8);
 }
 

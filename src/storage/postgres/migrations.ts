@@ -406,6 +406,39 @@ CREATE INDEX account_links_by_expiry ON account_links (expires_at);
 `,
   },
   {
+    version: 9,
+    name: 'import id map and resume state',
+    sql: `
+-- What bin/tickler import copied from another server (or a file) into an account: for each
+-- source record (kind and its id there), the local record it became, the source's own stamp of it
+-- when copied (its modified, 0 for kinds without one) and, for a task whose parent or previous
+-- task had not been copied yet, those references waiting to be resolved (JSON). Keyed by the
+-- account and the source, so an interrupted import resumes on any instance and a second run
+-- updates instead of duplicating.
+CREATE TABLE import_map (
+  user_pk   BIGINT  NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  source    TEXT    NOT NULL,
+  kind      TEXT    NOT NULL CHECK (kind IN ('folder', 'context', 'goal', 'location', 'note', 'outline', 'list', 'row', 'task')),
+  source_id TEXT    NOT NULL,
+  local_id  TEXT    NOT NULL,
+  stamp     BIGINT  NOT NULL DEFAULT 0,
+  pending   TEXT,
+  PRIMARY KEY (user_pk, source, kind, source_id)
+);
+CREATE INDEX import_map_pending ON import_map (user_pk, source, kind) WHERE pending IS NOT NULL;
+
+-- An import's progress per account and source (JSON): the source's stamps its last complete run
+-- reached, and the run under way (its stamps and how far each kind got).
+CREATE TABLE import_runs (
+  user_pk    BIGINT  NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  source     TEXT    NOT NULL,
+  state      TEXT    NOT NULL,
+  updated_at BIGINT  NOT NULL,
+  PRIMARY KEY (user_pk, source)
+);
+`,
+  },
+  {
     version: 10,
     name: 'tasks counted per account',
     sql: `

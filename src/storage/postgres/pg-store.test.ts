@@ -10,6 +10,7 @@ import { COPIED_TABLES, tableColumns } from '../copy.js';
 import { oauthContract } from '../oauth.contract.js';
 import { documentsContract } from '../documents.contract.js';
 import { accountsAppsContract } from '../accounts-apps.contract.js';
+import { importsContract } from '../imports.contract.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
@@ -117,6 +118,7 @@ if (base) {
   oauthContract('postgres', openPostgres);
   documentsContract('postgres', openPostgres);
   accountsAppsContract('postgres', openPostgres);
+  importsContract('postgres', openPostgres);
 
   describe('postgres store', () => {
     it('has the same tables, columns and migrations as the SQLite schema', async () => {

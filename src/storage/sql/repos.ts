@@ -6,6 +6,7 @@ import { SqlAttachments } from './attachments.js';
 import { SqlClients } from './clients.js';
 import type { Dialect, LockRows, SqlDb } from './db.js';
 import { SqlDocuments } from './documents.js';
+import { SqlImports } from './imports.js';
 import { SqlOAuth } from './oauth.js';
 import { SqlOrganizers } from './organizers.js';
 import { SqlSessions } from './sessions.js';
@@ -28,5 +29,6 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     organizers: new SqlOrganizers(db, dialect),
     documents: new SqlDocuments(db),
     attachments: new SqlAttachments(db),
+    imports: new SqlImports(db),
   };
 }

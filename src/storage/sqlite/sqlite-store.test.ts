@@ -9,6 +9,7 @@ import { newAccount } from '../../../test/factories.js';
 import { oauthContract } from '../oauth.contract.js';
 import { documentsContract } from '../documents.contract.js';
 import { accountsAppsContract } from '../accounts-apps.contract.js';
+import { importsContract } from '../imports.contract.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
@@ -33,6 +34,7 @@ organizersContract('sqlite', openSqlite);
 oauthContract('sqlite', openSqlite);
 documentsContract('sqlite', openSqlite);
 accountsAppsContract('sqlite', openSqlite);
+importsContract('sqlite', openSqlite);
 
 const VERSIONS = MIGRATIONS.map((m) => m.version);
 
