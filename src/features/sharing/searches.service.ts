@@ -1,0 +1,163 @@
+import type { Deps } from '../../deps.js';
+import { ApiError, itemError, type ItemError } from '../../errors.js';
+import { classifyId } from '../../http/params.js';
+import type { AuthContext } from '../../oauth/access-tokens.js';
+import type { ListedTask, SavedSearch } from '../../storage/store.js';
+import { LIMITS } from '../tasks/task-rules.js';
+import { MAX_PAGE, withExtras } from '../tasks/tasks.read.js';
+import { lockAccount } from '../account/account.service.js';
+import { matches, parseRules, rulesObject, SEARCH_CAPS, type SearchRules } from './search-rules.js';
+
+/** A saved search as tasks/search.php shows it. */
+export interface ShownSearch {
+  readonly id: number;
+  readonly name: string;
+  readonly bool: 'All' | 'Any';
+  readonly rules: SearchRules;
+}
+
+function shown(s: SavedSearch): ShownSearch {
+  const rules = parseRules(JSON.parse(s.rules) as unknown);
+  // Stored rules were checked when saved; a rule the engine no longer knows makes the search empty-handed.
+  return { id: s.id, name: s.name, bool: s.bool, rules: 'problem' in rules ? { root: [], groups: [] } : rules };
+}
+
+export async function listSearches(deps: Deps, auth: AuthContext): Promise<ShownSearch[]> {
+  return (await deps.store.read.sharing.searches(auth.userPk)).map(shown);
+}
+
+type Judged = { name: string; bool: 'All' | 'Any'; rules: SearchRules };
+
+/** An item of search_add or search_edit; `base` is the search being edited (fields not sent stay). */
+function judge(item: unknown, base: ShownSearch | null): Judged | ItemError {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return itemError(618, '', 'Invalid saved search: each item must be an object');
+  const o = item as Record<string, unknown>;
+  const name = o['name'] === undefined ? base?.name : typeof o['name'] === 'string' ? o['name'].trim() : undefined;
+  if (!name || name.length > SEARCH_CAPS.name) return itemError(618, '', `Invalid saved search: a name of 1 to ${SEARCH_CAPS.name} characters is required`);
+  const rawBool = o['bool'] ?? base?.bool ?? 'All';
+  const bool = typeof rawBool === 'string' ? rawBool.trim().toLowerCase() : '';
+  if (bool !== 'all' && bool !== 'any') return itemError(618, '', 'Invalid saved search: bool must be All or Any');
+  let rules = base?.rules ?? { root: [], groups: [] };
+  if (o['search'] !== undefined) {
+    let raw: unknown = o['search'];
+    if (typeof raw === 'string') {
+      try {
+        raw = JSON.parse(raw) as unknown;
+      } catch {
+        return itemError(618, '', 'Invalid saved search: search is not valid JSON');
+      }
+    }
+    const parsed = parseRules(raw);
+    if ('problem' in parsed) return itemError(618, '', `Invalid saved search: ${parsed.problem}`);
+    rules = parsed;
+  }
+  return { name, bool: bool === 'all' ? 'All' : 'Any', rules };
+}
+
+async function writeSearches<T>(deps: Deps, auth: AuthContext, fn: (tx: Parameters<Parameters<Deps['store']['transaction']>[0]>[0], now: number) => Promise<T>): Promise<T> {
+  return deps.store.transaction(async (tx) => {
+    const { now } = await lockAccount(deps, tx, auth.userPk);
+    return fn(tx, now);
+  });
+}
+
+export async function addSearches(deps: Deps, auth: AuthContext, items: readonly unknown[]): Promise<Array<ShownSearch | ItemError>> {
+  return writeSearches(deps, auth, async (tx, now) => {
+    let count = await tx.sharing.countSearches(auth.userPk);
+    const out: Array<ShownSearch | ItemError> = [];
+    for (const item of items) {
+      const j = judge(item, null);
+      if ('errorCode' in j) out.push(j);
+      else if (count >= SEARCH_CAPS.searches) out.push(itemError(618, '', `Invalid saved search: at most ${SEARCH_CAPS.searches} per account`));
+      else {
+        const id = await tx.sharing.addSearch(auth.userPk, { name: j.name, bool: j.bool, rules: JSON.stringify(rulesObject(j.rules)), modified: now });
+        count++;
+        out.push({ id, ...j });
+      }
+    }
+    return out;
+  });
+}
+
+function searchId(raw: unknown): number | ItemError {
+  const id = classifyId(raw);
+  return typeof id === 'number' ? id : itemError(618, typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '', 'Invalid saved search: no such id');
+}
+
+export async function editSearches(deps: Deps, auth: AuthContext, items: readonly unknown[]): Promise<Array<ShownSearch | ItemError>> {
+  return writeSearches(deps, auth, async (tx, now) => {
+    const out: Array<ShownSearch | ItemError> = [];
+    for (const item of items) {
+      const id = searchId(item !== null && typeof item === 'object' ? (item as Record<string, unknown>)['id'] : undefined);
+      if (typeof id !== 'number') {
+        out.push(id);
+        continue;
+      }
+      const current = await tx.sharing.search(auth.userPk, id);
+      if (!current) {
+        out.push(itemError(618, String(id), 'Invalid saved search: no such id'));
+        continue;
+      }
+      const j = judge(item, shown(current));
+      if ('errorCode' in j) out.push({ ...j, ref: String(id) });
+      else {
+        await tx.sharing.updateSearch(auth.userPk, { id, name: j.name, bool: j.bool, rules: JSON.stringify(rulesObject(j.rules)), modified: now });
+        out.push({ id, ...j });
+      }
+    }
+    return out;
+  });
+}
+
+export async function deleteSearches(deps: Deps, auth: AuthContext, items: readonly unknown[]): Promise<Array<{ id: number } | ItemError>> {
+  return writeSearches(deps, auth, async (tx) => {
+    const out: Array<{ id: number } | ItemError> = [];
+    for (const item of items) {
+      const id = searchId(item !== null && typeof item === 'object' ? (item as Record<string, unknown>)['id'] : item);
+      if (typeof id !== 'number') out.push(id);
+      else if (await tx.sharing.deleteSearch(auth.userPk, id)) out.push({ id });
+      else out.push(itemError(618, String(id), 'Invalid saved search: no such id'));
+    }
+    return out;
+  });
+}
+
+/**
+ * tasks/get with `search=<id>` (an addition): the saved search run on the server over the
+ * account's tasks, ordered by id, paged with start and num as tasks/get. The account holds at most
+ * LIMITS.tasksPerAccount tasks, which bounds the scan; comp narrows it first.
+ */
+export async function runSearch(
+  deps: Deps,
+  auth: AuthContext,
+  input: {
+    search: unknown;
+    after: number | undefined;
+    before: number | undefined;
+    comp: 0 | 1 | undefined;
+    start: number;
+    num: number;
+    children: boolean;
+    meta: boolean;
+    attachment: boolean;
+    sharing: boolean;
+  },
+): Promise<{ total: number; tasks: readonly ListedTask[] }> {
+  const id = searchId(input.search);
+  const saved = typeof id === 'number' ? await deps.store.read.sharing.search(auth.userPk, id) : null;
+  if (!saved) throw new ApiError(618, { desc: 'Invalid saved search: no such id' });
+  const s = shown(saved);
+  const all = await deps.store.read.tasks.page(auth.userPk, {
+    after: input.after,
+    before: input.before,
+    comp: input.comp,
+    start: 0,
+    num: LIMITS.tasksPerAccount,
+    withChildren: input.children,
+    metaFor: input.meta ? auth.clientPk : undefined,
+  });
+  const hits = all.tasks.filter((t) => matches(s.bool, s.rules, t));
+  const start = Math.max(0, input.start);
+  const page = hits.slice(start, start + Math.min(MAX_PAGE, Math.max(0, input.num)));
+  return { total: hits.length, tasks: await withExtras(deps, auth.userPk, page, input) };
+}
