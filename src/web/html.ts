@@ -39,7 +39,7 @@ label{display:block;margin:.9rem 0 .2rem;font-weight:600}
 label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}
 .hint{display:block;color:#555c6c;font-size:.88rem;font-weight:400;margin:.1rem 0 .2rem}
 input,select,textarea,button{font:inherit}
-input[type=email],input[type=password],input[type=text],input[type=url],input[type=number],select,textarea{width:100%;padding:.5rem;border:1px solid #8b93a7;border-radius:6px;background:#fff;color:inherit}
+input[type=email],input[type=password],input[type=text],input[type=url],input[type=number],input[type=search],input[type=date],input[type=time],select,textarea{width:100%;padding:.5rem;border:1px solid #8b93a7;border-radius:6px;background:#fff;color:inherit}
 input[type=checkbox]{width:1.1rem;height:1.1rem}
 textarea{min-height:5.5rem}
 fieldset{border:1px solid #d5d9e1;border-radius:8px;margin:1rem 0 0;padding:.2rem 1rem 1rem;min-width:0}
@@ -58,6 +58,8 @@ h1[tabindex]:focus{outline:none}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
 .muted{color:#555c6c;font-size:.92rem}
 ul.scopes{padding-left:1.2rem}
+ul.downloads{padding-left:1.2rem}
+ul.downloads>li{margin:.35rem 0}
 ul.items{list-style:none;margin:0;padding:0}
 ul.items>li{border-top:1px solid #e1e4ea;padding:.9rem 0}
 ul.items>li:first-child{border-top:none;padding-top:0}
@@ -69,6 +71,67 @@ dl.facts dt{color:#555c6c}
 dl.facts dd{margin:0}
 details{margin-top:.8rem}
 summary{cursor:pointer;color:#1f4fb5}
+nav.tabs ul{list-style:none;margin:0 0 1rem;padding:0;display:flex;flex-wrap:wrap;gap:.3rem}
+nav.tabs a{display:inline-block;padding:.3rem .8rem;border:1px solid #c5cad6;border-radius:999px;background:#fff;text-decoration:none}
+nav.tabs a[aria-current]{background:#1d2330;border-color:#1d2330;color:#fff}
+.badge{display:inline-block;font-size:.78rem;padding:0 .45rem;margin-left:.3rem;border-radius:999px;background:#e6e9f0;color:#1d2330;vertical-align:middle}
+.field-error{display:block;color:#a11d17;font-weight:600;font-size:.9rem;margin:.1rem 0 .2rem}
+[aria-invalid=true]{border-color:#a11d17;border-width:2px}
+.crumbs{margin:0 0 .3rem;font-size:.92rem}
+.notetext{white-space:pre-wrap}
+ul.compact{list-style:none;margin:0;padding:0}
+ul.compact>li{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:baseline;gap:.1rem 1rem;padding:.55rem 0;border-top:1px solid #e1e4ea}
+ul.compact>li:first-child{border-top:none;padding-top:0}
+ul.compact>li:last-child{padding-bottom:0}
+main.wide{max-width:72rem}
+.bar-row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}
+.bar-row>.grow{flex:1 1 16rem;min-width:0}
+.bar-row label{margin-top:0}
+.bar-row button{margin-top:0}
+.qa input{font-size:1.05rem}
+.preview{min-height:1.6rem;margin:.4rem 0 0;color:#37405a;font-size:.92rem}
+.preview .chip{margin-right:.3rem}
+nav.views ul{list-style:none;margin:0 0 1rem;padding:0;display:flex;flex-wrap:wrap;gap:.3rem}
+nav.views a{display:inline-block;padding:.25rem .7rem;border-radius:999px;background:#fff;border:1px solid #c9cfdb;text-decoration:none;color:#1d2330;font-size:.92rem}
+nav.views a[aria-current=page]{background:#1d2330;color:#fff;border-color:#1d2330}
+.count{font-variant-numeric:tabular-nums;color:inherit;opacity:.8;margin-left:.25rem}
+ul.tasks{list-style:none;margin:0;padding:0}
+ul.tasks li.task{display:flex;gap:.6rem;align-items:flex-start;border-top:1px solid #e1e4ea;padding:.55rem 0}
+ul.tasks ul.tasks{margin-left:2.2rem}
+ul.tasks li.task:first-child{border-top:none}
+li.task .body{flex:1;min-width:0}
+li.task .title{font-weight:600;text-decoration:none;color:#1d2330}
+li.task .title:hover{text-decoration:underline}
+li.task.done .title{text-decoration:line-through;color:#555c6c}
+li.task .facts{display:flex;flex-wrap:wrap;gap:.15rem .7rem;font-size:.86rem;color:#555c6c;margin-top:.1rem}
+li.task .acts{display:flex;gap:.3rem;flex:none}
+li.task button,.icon{margin:0;padding:.2rem .55rem;font-size:.9rem;line-height:1.4}
+li.task input[type=checkbox]{margin-top:.35rem;flex:none}
+li.task:focus-within{background:#f7f9fd}
+button.star{background:#fff;color:#8a6d00;border-color:#c9a400}
+button.star[aria-pressed=true]{background:#ffe27a;color:#4d3b00}
+button.ok{background:#fff;color:#1c6b34;border-color:#1c6b34}
+.chip{display:inline-block;background:#eef0f4;border-radius:4px;padding:0 .35rem;color:#37405a}
+.overdue{color:#a3211a;font-weight:600}
+.prio3{color:#a3211a;font-weight:600}
+.prio2{color:#9a5b00;font-weight:600}
+details.kids{margin:.3rem 0 0}
+details.kids>summary{font-size:.86rem}
+.bulk{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end;background:#eef2fb;border:1px solid #c9d4ee;border-radius:8px;padding:.6rem .8rem;margin:0 0 1rem}
+.bulk label{margin:0;font-size:.86rem}
+.bulk select{width:auto}
+.bulk button{margin:0}
+h2.group{font-size:1rem;margin:1.2rem 0 .3rem;padding-bottom:.2rem;border-bottom:2px solid #d5d9e1}
+.grid2{display:grid;grid-template-columns:1fr 1fr;gap:0 1rem}
+.field-error{display:block;color:#a3211a;font-weight:600;font-size:.88rem;margin:.1rem 0}
+[aria-invalid=true]{border-color:#a3211a!important}
+kbd{font-family:ui-monospace,Menlo,Consolas,monospace;background:#fff;border:1px solid #c9cfdb;border-bottom-width:2px;border-radius:4px;padding:0 .35rem}
+dialog{border:none;border-radius:10px;box-shadow:0 4px 24px #0005;max-width:32rem}
+.fresh{background:#e8f3ea;border:1px solid #9cc9a5;padding:.4rem .7rem;border-radius:6px;margin:0 0 .8rem}
+@media (max-width:40rem){.grid2{grid-template-columns:1fr}li.task .acts{flex-direction:column}li.task .acts button.danger{display:none}ul.tasks ul.tasks{margin-left:.4rem}}
+.pair-head{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:.5rem 1rem}
+.pair-acts{display:flex;flex-wrap:wrap;gap:.5rem}
+.pair-acts button{margin:0}
 footer.site{max-width:52rem;margin:2rem auto;padding:0 1rem;color:#555c6c;font-size:.85rem}
 @media (max-width:30rem){dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.4rem}.card{padding:1.1rem}header.site nav{margin-left:0}}
 `.trim();
@@ -83,6 +146,13 @@ const CSS_HASH = createHash('sha256').update(CSS).digest('base64');
 export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'sha256-${CSS_HASH}'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'`;
 
 /**
+ * The policy of the to-do pages, which add progressive enhancement: scripts only as files of this
+ * server (no inline script, no eval), and requests back to this server only (the live preview and
+ * the polling of the account's stamps). docs/decisions/0013.
+ */
+export const APP_CONTENT_SECURITY_POLICY = `default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'sha256-${CSS_HASH}'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'`;
+
+/**
  * Headers of every HTML page. No caching (pages carry CSRF tokens and account names); no referrer
  * to any other site (the authorize URL holds the app's state, reset and invitation pages a
  * secret). `same-origin` rather than `no-referrer`: under `no-referrer` browsers send
@@ -92,14 +162,14 @@ export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'sha256-${
  * Chromium applies it to the redirect that follows the consent POST, which goes to the app's own
  * address, and would block it.
  */
-export function pageHeaders(reply: FastifyReply): FastifyReply {
+export function pageHeaders(reply: FastifyReply, withScript = false): FastifyReply {
   return reply
     .header('cache-control', 'no-store')
     .header('pragma', 'no-cache')
     .header('referrer-policy', 'same-origin')
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', CONTENT_SECURITY_POLICY)
+    .header('content-security-policy', withScript ? APP_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY)
     .type('text/html; charset=utf-8');
 }
 
@@ -129,12 +199,21 @@ export interface PageOptions {
   readonly nav?: Nav | undefined;
   /** Forms of one column (sign-in, sign-up): a narrow page. */
   readonly narrow?: boolean;
+  /** A wide page (the task list). */
+  readonly wide?: boolean;
+  /** Module scripts of this server (paths under the site), for the to-do pages' enhancement. */
+  readonly scripts?: readonly string[];
 }
+
+/**
+ * The sections of the signed-in app, first in the navigation. Other to-do pages add theirs here.
+ */
+export const APP_LINKS: ReadonlyArray<readonly [path: string, text: string]> = [['/', 'Tasks'], ['/folders', 'Organize'], ['/notes', 'Notes']];
 
 function navigation(site: Site, nav: Nav): string {
   const link = (path: string, text: string): string =>
     `<li><a href="${h(site.base + path)}"${nav.current === path ? ' aria-current="page"' : ''}>${h(text)}</a></li>`;
-  return `<nav aria-label="Account"><ul>${link('/', 'Home')}${link('/account/apps', 'Connected apps')}${link('/developer', 'Developer')}${
+  return `<nav aria-label="Account"><ul>${APP_LINKS.map(([path, text]) => link(path, text)).join('')}${link('/account/apps', 'Connected apps')}${link('/developer', 'Developer')}${
     nav.isAdmin ? link('/admin/invites', 'Invitations') : ''
   }${link('/account', 'Account')}<li><form method="post" action="${h(site.base)}/signout"><input type="hidden" name="_csrf" value="${h(nav.csrf)}"><button type="submit">Sign out</button></form></li></ul></nav>`;
 }
@@ -145,8 +224,8 @@ export function layout(site: Site, title: string, body: string, options: PageOpt
     options.nav ? navigation(site, options.nav) : ''
   }</div></header>`;
   const footer = `<footer class="site"><p>Tickler at ${h(site.address)}: a self-hosted to-do server.</p></footer>`;
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${h(title)} · Tickler</title><link rel="icon" href="${h(site.base)}/favicon.svg" type="image/svg+xml"><style>${CSS}</style></head><body><a class="skip" href="#main">Skip to content</a>${header}<main id="main"${
-    options.narrow ? ' class="narrow"' : ''
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${h(title)} · Tickler</title><link rel="icon" href="${h(site.base)}/favicon.svg" type="image/svg+xml"><style>${CSS}</style>${(options.scripts ?? []).map((src) => `<script type="module" src="${h(site.base + src)}"></script>`).join('')}</head><body><a class="skip" href="#main">Skip to content</a>${header}<main id="main"${
+    options.narrow ? ' class="narrow"' : options.wide ? ' class="wide"' : ''
   }>${body}</main>${footer}</body></html>`;
 }
 

@@ -50,6 +50,23 @@ describe('the start page', () => {
       assert.match(text(page), /todo\.example\.org\/tickler/);
     });
   });
+
+  it('a query parameter sent twice counts as absent on every page that reads one (it answered 500)', async () => {
+    await withContext({ REGISTRATION: 'invite' }, async (ctx) => {
+      const account = await createAccount(ctx);
+      const invite = new URL((await makeInvite(ctx.deps, account.pk, 'twice')).url).searchParams.get('invite') as string;
+      const signup = await ctx.app.inject({ method: 'GET', url: `/signup?invite=${invite}&invite=` });
+      assert.equal(signup.statusCode, 200, signup.body);
+      assert.doesNotMatch(signup.body, new RegExp(invite), 'the invitation is not taken from a repeated parameter');
+      const reset = await ctx.app.inject({ method: 'GET', url: '/reset?token=a&token=b' });
+      assert.equal(reset.statusCode, 200, reset.body);
+      const signin = await ctx.app.inject({ method: 'GET', url: '/signin?next=/account&next=/developer' });
+      assert.equal(signin.statusCode, 200, signin.body);
+      const browser = await signedInBrowser(ctx, account);
+      const list = await browser.get('/?view=all&view=starred&q=a&q=b');
+      assert.equal(list.statusCode, 200, list.body);
+    });
+  });
 });
 
 describe('signing in and out on the web pages', () => {
@@ -160,9 +177,11 @@ describe('signing up', () => {
       const b = new Browser(ctx.app);
       const res = await submit(b, '/signup', { email: ' New@Example.org ', alias: '', password: 'a long passphrase' });
       assert.equal(res.headers['location'], '/');
-      assert.match(text(await b.follow(res)), /Welcome! Your account is ready.*Hello, New/);
+      // The start page of a signed-in person is the task list, with the welcome above quick add.
+      assert.match(text(await b.follow(res)), /Welcome! Your account is ready.*Add a task/);
       const account = (await ctx.deps.store.read.accounts.list())[0];
       assert.equal(account?.email, 'New@Example.org');
+      assert.equal(account?.alias, 'New');
       assert.equal(account?.isAdmin, false);
       // The same address again, in another case: refused, the fields kept (never the password).
       const c = new Browser(ctx.app);

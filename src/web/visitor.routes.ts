@@ -3,9 +3,9 @@ import { requestReset, resetPassword } from '../features/users/reset.service.js'
 import { signIn } from '../features/users/signin.service.js';
 import { signUp, signupAccess } from '../features/users/signup.service.js';
 import { InvalidInput } from '../features/users/users.service.js';
-import { connectedApps } from '../oauth/grants.service.js';
-import { homePage, landingPage, newPasswordPage, resetRequestPage, signInFormPage, signUpPage } from './views/visitor.js';
-import { minutes, safeNext, type Web } from './web-kit.js';
+import { showTaskList } from './tasks/tasks.routes.js';
+import { landingPage, newPasswordPage, resetRequestPage, signInFormPage, signUpPage } from './views/visitor.js';
+import { minutes, queryStrings, safeNext, type Web } from './web-kit.js';
 
 /**
  * The start page, sign-in and sign-out, sign-up and password reset. Every post answers with a
@@ -15,14 +15,10 @@ export function visitorRoutes(web: Web): void {
   const { deps } = web;
 
   web.get('/', async function start(request, reply) {
-    const flash = web.flash(request, reply);
     const who = await web.signedIn(request);
-    if (who) {
-      const connected = (await connectedApps(deps, { userPk: who.account.pk })).length;
-      const apps = (await deps.store.read.clients.list(who.account.pk)).length;
-      const v = { alias: who.account.alias, email: who.account.email, connected, apps, notice: flash.notice };
-      return web.page(reply, 200, homePage(web.site, web.nav(reply, who, '/'), v));
-    }
+    // Signed in, the start page is the person's task list (src/web/tasks/).
+    if (who) return showTaskList(web, request, reply, who);
+    web.flash(request, reply);
     const noAccounts = !(await deps.store.read.accounts.hasAny());
     const mode = deps.config.registration;
     return web.page(reply, 200, landingPage(web.site, { signupOpen: mode === 'open', inviteOnly: mode === 'invite', noAccounts }));
@@ -30,7 +26,7 @@ export function visitorRoutes(web: Web): void {
 
   web.get('/signin', async function showSignIn(request, reply) {
     const flash = web.flash(request, reply);
-    const next = safeNext((request.query as Record<string, string | undefined>)['next']);
+    const next = safeNext(queryStrings(request)['next']);
     if (await web.signedIn(request)) return web.redirect(request, reply, next);
     if (flash.retryAfter !== undefined) reply.header('retry-after', String(flash.retryAfter));
     const v = { csrf: reply.generateCsrf(), next, email: flash.fields?.['email'], error: flash.error, notice: flash.notice, signupOpen: deps.config.registration === 'open' };
@@ -58,7 +54,7 @@ export function visitorRoutes(web: Web): void {
 
   web.get('/signup', async function showSignUp(request, reply) {
     const flash = web.flash(request, reply);
-    const invite = (request.query as Record<string, string | undefined>)['invite'] ?? flash.fields?.['invite'];
+    const invite = queryStrings(request)['invite'] ?? flash.fields?.['invite'];
     const valid = (await openLink(deps, 'invite', invite)) !== null;
     const access = await signupAccess(deps, valid);
     if (flash.retryAfter !== undefined) reply.header('retry-after', String(flash.retryAfter));
@@ -86,7 +82,7 @@ export function visitorRoutes(web: Web): void {
 
   web.get('/reset', async function showReset(request, reply) {
     const flash = web.flash(request, reply);
-    const token = (request.query as Record<string, string | undefined>)['token'];
+    const token = queryStrings(request)['token'];
     if (token !== undefined) {
       const valid = (await openLink(deps, 'reset', token)) !== null;
       return web.page(reply, valid ? 200 : 400, newPasswordPage(web.site, { csrf: reply.generateCsrf(), token, valid, error: flash.error }));

@@ -44,8 +44,9 @@ export class Web {
     return `${this.site.base}${p}`;
   }
 
-  page(reply: FastifyReply, status: number, html: string): FastifyReply {
-    return pageHeaders(reply.status(status)).send(html);
+  /** An HTML page; `withScript`: a to-do page, whose policy allows this server's scripts. */
+  page(reply: FastifyReply, status: number, html: string, withScript = false): FastifyReply {
+    return pageHeaders(reply.status(status), withScript).send(html);
   }
 
   errorPage(reply: FastifyReply, status: number, title: string, message: string): FastifyReply {
@@ -170,6 +171,15 @@ export class Web {
       return handler(request, reply, p, who);
     });
   }
+}
+
+/**
+ * A page's query parameters as text. A parameter sent twice arrives as an array: it counts as
+ * absent, as a form post's repeated field is refused, so that no page handles anything but text.
+ */
+export function queryStrings(request: FastifyRequest): Record<string, string | undefined> {
+  const q = request.query as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(q).map(([k, v]) => [k, typeof v === 'string' ? v : undefined]));
 }
 
 /** A local path to return to after sign-in: only this server's own pages, never another site. */

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createAccount, testContext, type TestContext } from '../harness.js';
+import { createAccount, type TestContext } from '../harness.js';
 import { makeInvite, makeResetLink } from '../../src/features/users/links.service.js';
-import { axeViolations, launchChromium, pageFacts, skipWithoutChromium, watchConsole } from './chromium.js';
+import { launchChromium, skipWithoutChromium, watchConsole } from './chromium.js';
+import { ORIGIN, pageCheck, servedContext, SHOTS } from './page-kit.js';
 
 /**
  * The whole path a person takes, in a real browser (Debian's Chromium through playwright-core),
@@ -18,16 +18,6 @@ import { axeViolations, launchChromium, pageFacts, skipWithoutChromium, watchCon
  * photographed there (README and docs/web.md show them).
  */
 
-const SHOTS = process.env['SCREENSHOTS'] ? resolve(process.env['SCREENSHOTS']) : undefined;
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  s.listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const port = (s.address() as AddressInfo).port;
-  s.close();
-  return port;
-}
 
 /** The app's own site: its redirect address answers the code with a small page, as an app would. */
 async function appSite(): Promise<{ server: Server; origin: string; codes: string[] }> {
@@ -48,22 +38,16 @@ async function appSite(): Promise<{ server: Server; origin: string; codes: strin
 
 describe('the web pages in a real browser', { skip: skipWithoutChromium() }, () => {
   let ctx: TestContext;
-  /** The address people use (PUBLIC_URL), which the browser resolves to the server, as a proxy would serve it. */
-  const origin = 'http://todo.example.org';
+  const origin = ORIGIN;
   /** Where the server listens: the test's own requests (token exchange, API calls) go there. */
   let server: string;
   let hostRules: string;
   let site: Awaited<ReturnType<typeof appSite>>;
 
   before(async () => {
-    const port = await freePort();
-    server = `http://127.0.0.1:${port}`;
-    hostRules = `MAP todo.example.org:80 127.0.0.1:${port}`;
-    ctx = await testContext({ PORT: String(port), PUBLIC_URL: origin, REGISTRATION: 'open', LOG_LEVEL: 'silent' });
+    ({ ctx, server, hostRules } = await servedContext({ REGISTRATION: 'open' }));
     ctx.clock.set(Date.UTC(2026, 2, 14, 9, 30));
-    await ctx.app.listen({ port, host: '127.0.0.1' });
     site = await appSite();
-    if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   });
   after(async () => {
     site?.server.close();
@@ -78,14 +62,12 @@ describe('the web pages in a real browser', { skip: skipWithoutChromium() }, () 
       const email = `walker-${width}@example.org`;
 
       /** Every page: no axe violation, no horizontal scrolling, the focus where it belongs, a photo. */
+      const checkPage = pageCheck(page, width);
+      // Besides every page's checks: the product name and the server's address in the banner.
       async function check(name: string, focus?: RegExp): Promise<void> {
-        assert.deepEqual(await axeViolations(page), [], `${name}: axe-core`);
-        const facts = await pageFacts(page);
-        assert.ok(facts.overflow <= 0, `${name}: ${facts.overflow} px of horizontal scrolling at ${width} px`);
-        if (focus) assert.match(facts.focused, focus, `${name}: the focus`);
         assert.match(await page.textContent('header') ?? '', /Tickler/, `${name}: the product name`);
         assert.match(await page.textContent('header') ?? '', /todo\.example\.org/, `${name}: the server's address`);
-        if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+        await checkPage(name, focus);
       }
       const go = (path: string) => page.goto(`${origin}${path}`);
 
@@ -101,7 +83,8 @@ describe('the web pages in a real browser', { skip: skipWithoutChromium() }, () 
         await page.click('button:has-text("Create the account")');
         await page.waitForURL(`${origin}/`);
         await check('home');
-        assert.match(await page.textContent('main') ?? '', /Hello, Walker/);
+        // Signed in, the start page is the task list.
+        assert.match(await page.textContent('main') ?? '', /Welcome! Your account is ready.[\s\S]*Add a task/);
 
         // Sign out; a wrong password comes back as a page of its own (a reload sends nothing again).
         await page.click('header button:has-text("Sign out")');
@@ -130,6 +113,19 @@ describe('the web pages in a real browser', { skip: skipWithoutChromium() }, () 
         await page.waitForURL(`${origin}/account`);
         assert.match(await page.textContent('main') ?? '', /Your password is changed/);
         await check('account');
+
+        // The account page's downloads: each link saves a file of this account's data.
+        const downloads: ReadonlyArray<readonly [string, string, (text: string) => void]> = [
+          ['The whole account as JSON', 'tickler-export.json', (text) => assert.equal((JSON.parse(text) as { account: { email: string } }).account.email, email)],
+          ['Tasks as CSV', 'tickler-tasks.csv', (text) => assert.match(text, /^TASK,FOLDER,CONTEXT/)],
+          ['Tasks as iCalendar', 'tickler-tasks.ics', (text) => assert.match(text, /^BEGIN:VCALENDAR\r\n[\s\S]*END:VCALENDAR\r\n$/)],
+        ];
+        for (const [label, file, looksRight] of downloads) {
+          const [download] = await Promise.all([page.waitForEvent('download'), page.click(`main a:has-text("${label}")`)]);
+          assert.equal(download.suggestedFilename(), file);
+          looksRight(readFileSync(await download.path(), 'utf8'));
+        }
+        assert.equal(page.url(), `${origin}/account`, 'a download leaves the page where it is');
 
         // Register an app with two redirect addresses.
         await go('/developer');

@@ -72,6 +72,13 @@ ${field({ name: 'password', label: 'Your password', type: 'password', autocomple
     `<h1>Account</h1>${messages(v)}
 <section class="card" aria-labelledby="s-settings"><h2 id="s-settings">Settings</h2><p class="muted">Apps read these with account/get.</p>${settings}</section>
 <section class="card" aria-labelledby="s-email"><h2 id="s-email">E-mail address</h2><p>You sign in as <strong>${h(a.email)}</strong>.</p>${email}</section>
+<section class="card" aria-labelledby="s-collab"><h2 id="s-collab">Collaborators</h2><p><a href="${h(site.base)}/account/collaborators">Invite people and answer invitations</a> <span class="muted">to share tasks with them or have tasks reassigned</span></p></section>
+<section class="card" aria-labelledby="s-export"><h2 id="s-export">Your data</h2><p class="muted">Download everything to keep a copy or to move it elsewhere.</p>
+<ul class="downloads">
+<li><a href="${h(site.base)}/account/export/json" download>The whole account as JSON</a> <span class="muted">(tasks, notes, outlines and lists with their folders, contexts, goals and locations: any Tickler server can import it)</span></li>
+<li><a href="${h(site.base)}/account/export/csv" download>Tasks as CSV</a> <span class="muted">(for spreadsheets)</span></li>
+<li><a href="${h(site.base)}/account/export/ical" download>Tasks as iCalendar</a> <span class="muted">(to-dos for calendar apps)</span></li>
+</ul></section>
 <section class="card" aria-labelledby="s-more"><h2 id="s-more">Password and account</h2>
 <dl class="facts"><dt>User id</dt><dd><code>${h(a.userid)}</code></dd><dt>Since</dt><dd>${h(new Date(a.createdAt * 1000).toISOString().slice(0, 10))}</dd>${a.isAdmin ? '<dt>Role</dt><dd>Admin of this server</dd>' : ''}</dl>
 <p><a href="${h(site.base)}/account/password">Change your password</a></p>

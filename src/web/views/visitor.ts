@@ -1,7 +1,7 @@
 import { MIN_PASSWORD_LENGTH } from '../../lib/password.js';
 import type { SignupAccess } from '../../features/users/signup.service.js';
 import { field, form } from '../forms.js';
-import { h, layout, messages, type Nav, type Site } from '../html.js';
+import { h, layout, messages, type Site } from '../html.js';
 
 /** Pages of people who are not signed in: the start page, sign-in, sign-up, password reset. */
 
@@ -19,27 +19,10 @@ export function landingPage(site: Site, v: { signupOpen: boolean; inviteOnly: bo
     'Welcome',
     `<div class="card"><h1>Tickler at ${h(site.address)}</h1>
 <p>This is a self-hosted to-do server. Apps written for the hosted Toodledo service's v3 API sync with it unchanged: tasks, folders, contexts, goals and locations, kept on this server by whoever runs it.</p>
-<p>Sign in to see your account, the apps that can use it, and the apps you develop.</p>
+<p>Sign in to plan your tasks (the hotlist, views by folder, context and due date, quick add), and to manage your account, the apps that can use it, and the apps you develop.</p>
 ${fresh}
 <p><a class="button" href="${h(site.base)}/signin">Sign in</a> ${v.signupOpen ? signup : ''}</p>
 ${v.signupOpen ? '' : signup}</div>`,
-  );
-}
-
-export function homePage(site: Site, nav: Nav, v: { alias: string; email: string; connected: number; apps: number; notice?: string | undefined }): string {
-  return layout(
-    site,
-    'Home',
-    `${messages({ notice: v.notice })}<div class="card"><h1>Hello, ${h(v.alias)}</h1>
-<p>You are signed in to Tickler at ${h(site.address)} as <strong>${h(v.email)}</strong>.</p>
-<ul>
-<li><a href="${h(site.base)}/account/apps">Connected apps</a>: ${
-      v.connected === 0 ? 'no app holds access to your tasks yet' : v.connected === 1 ? 'one app holds access to your tasks' : `${v.connected} authorizations hold access to your tasks`
-    }.</li>
-<li><a href="${h(site.base)}/developer">Developer</a>: ${v.apps === 0 ? 'register an app that uses the API' : v.apps === 1 ? 'one app you registered' : `${v.apps} apps you registered`}.</li>
-<li><a href="${h(site.base)}/account">Account</a>: your name, e-mail, preferences and password.</li>
-</ul></div>`,
-    { nav },
   );
 }
 

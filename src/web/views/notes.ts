@@ -1,0 +1,102 @@
+import type { Row } from '../../features/organizers/organizer-fields.js';
+import type { Note } from '../../storage/store.js';
+import { form } from '../forms.js';
+import { h, layout, messages, type Nav, type Site } from '../html.js';
+import { choiceOf, problemSummary, textBox, textInput, tickBox, type Problem } from '../organize/inputs.js';
+
+/** The notes pages: the list by folder, one note, its form, the delete question. */
+
+/** The API's limit of a note's text (document-kinds.ts, notes). */
+export const NOTE_TEXT_BYTES = 62_000;
+export const NOTE_TITLE_CHARS = 255;
+
+export interface NoteValues {
+  readonly title: string;
+  readonly text: string;
+  readonly folder: string;
+  readonly private: string;
+}
+
+const folderName = (folders: readonly Row[], id: number): string => String(folders.find((f) => f['id'] === id)?.['name'] ?? 'No folder');
+
+/** A day as the account reads dates (organize/dates.ts). */
+export type DayOf = (seconds: number) => string;
+
+function noteItem(site: Site, n: Note, day: DayOf): string {
+  return `<li><span><a href="${h(`${site.base}/notes/${n.id}`)}">${h(n.title)}</a>${n.private === 1 ? ' <span class="badge">Private</span>' : ''}</span><span class="muted">Changed ${h(day(n.modified))}</span></li>`;
+}
+
+export function notesListPage(site: Site, nav: Nav, v: { notes: readonly Note[]; folders: readonly Row[]; day: DayOf; notice?: string | undefined; error?: string | undefined }): string {
+  // Folders in their order (archived ones too, marked), then the notes in no folder.
+  const groups = [...v.folders.map((f) => ({ id: f['id'] as number, name: String(f['name']), archived: f['archived'] === 1 })), { id: 0, name: 'No folder', archived: false }]
+    .map((g) => ({ ...g, notes: v.notes.filter((n) => n.folder === g.id) }))
+    .filter((g) => g.notes.length > 0);
+  const sections = groups
+    .map(
+      (g, i) => `<section class="card" aria-labelledby="g-${i}"><h2 id="g-${i}">${h(g.name)}${g.archived ? ' <span class="badge">Archived</span>' : ''} <span class="muted">(${g.notes.length})</span></h2>
+<ul class="compact">${g.notes.map((n) => noteItem(site, n, v.day)).join('')}</ul></section>`,
+    )
+    .join('');
+  return layout(
+    site,
+    'Notes',
+    `<h1>Notes</h1>${messages(v)}
+<p><a class="button" href="${h(site.base)}/notes/new">Write a note</a></p>
+${sections || '<div class="card"><p>You have no notes yet.</p></div>'}`,
+    { nav },
+  );
+}
+
+export function notePage(site: Site, nav: Nav, v: { note: Note; folders: readonly Row[]; linked: boolean; day: DayOf; notice?: string | undefined }): string {
+  const n = v.note;
+  const base = `${site.base}/notes/${n.id}`;
+  return layout(
+    site,
+    n.title,
+    `<p class="crumbs"><a href="${h(site.base)}/notes">Notes</a></p><h1>${h(n.title)}${n.private === 1 ? ' <span class="badge">Private</span>' : ''}</h1>${messages({ notice: v.notice })}
+<div class="card">${n.text === '' ? '<p class="muted">This note has no text.</p>' : `<div class="notetext">${h(n.text)}</div>`}</div>
+<p class="muted">${h([n.folder === 0 ? 'In no folder' : `In ${folderName(v.folders, n.folder)}`, `written ${v.day(n.added)}`, `changed ${v.day(n.modified)}`].join(' · '))}${
+      v.linked ? ' · linked to tasks' : ''
+    }</p>
+<p><a class="button" href="${h(base)}/edit">Edit the note</a> <a class="button secondary" href="${h(base)}/delete">Delete the note…</a></p>`,
+    { nav },
+  );
+}
+
+export function noteFormPage(
+  site: Site,
+  nav: Nav,
+  v: { csrf: string; id?: number | undefined; values: NoteValues; folders: readonly Row[]; problem?: Problem | undefined },
+): string {
+  const editing = v.id !== undefined;
+  const action = editing ? `${site.base}/notes/${v.id}` : `${site.base}/notes`;
+  const folders: Array<readonly [string, string]> = [['0', 'No folder'], ...v.folders.map((f) => [String(f['id']), `${String(f['name'])}${f['archived'] === 1 ? ' (archived)' : ''}`] as const)];
+  const body = `${textInput({ name: 'title', label: 'Title', value: v.values.title, required: true, problem: v.problem, autofocus: true, hint: `At most ${NOTE_TITLE_CHARS} characters.` })}
+${choiceOf({ name: 'folder', label: 'Folder', value: v.values.folder, options: folders, problem: v.problem })}
+${tickBox({ name: 'private', label: 'Private', checked: v.values.private === '1', problem: v.problem, hint: 'A private note is never shared with people you share tasks with.' })}
+${textBox({ name: 'text', label: 'Text', value: v.values.text, rows: 14, problem: v.problem, hint: `Plain text, at most ${NOTE_TEXT_BYTES.toLocaleString('en')} bytes.` })}
+<button type="submit">${editing ? 'Save the note' : 'Add the note'}</button> <a href="${h(editing ? `${site.base}/notes/${v.id}` : `${site.base}/notes`)}">Cancel</a>`;
+  const title = editing ? 'Edit the note' : 'Write a note';
+  return layout(
+    site,
+    title,
+    `<p class="crumbs"><a href="${h(site.base)}/notes">Notes</a></p><div class="card"><h1>${title}</h1>${problemSummary(v.problem, editing ? 'Not saved' : 'Not added')}${form(action, v.csrf, body, { label: title })}</div>`,
+    { nav },
+  );
+}
+
+export function confirmNoteDeletePage(site: Site, nav: Nav, v: { csrf: string; note: Note; linked: boolean }): string {
+  const base = `${site.base}/notes/${v.note.id}`;
+  return layout(
+    site,
+    `Delete ${v.note.title}`,
+    `<div class="card"><h1 tabindex="-1" autofocus>Delete the note “${h(v.note.title)}”?</h1>
+<ul><li>${
+      v.linked
+        ? 'Tasks link to this note: they are kept, without the link. Apps see those tasks as edited at their next sync.'
+        : 'No task links to this note.'
+    }</li><li>Apps remove it at their next sync. The deletion cannot be undone.</li></ul>
+${form(`${base}/delete`, v.csrf, `<button type="submit" class="danger">Delete the note</button> <a href="${h(base)}">Cancel</a>`)}</div>`,
+    { nav, narrow: true },
+  );
+}
