@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { createDeps } from '../deps.js';
 import { exportAccount } from '../features/moving/export.service.js';
 import { exportTasksCsv, exportTasksIcal } from '../features/moving/export-formats.js';
+import { HostedFileSource } from '../features/moving/hosted-source.js';
 import { JsonSource } from '../features/moving/json-source.js';
 import { systemClock } from '../lib/clock.js';
 import { backupSqlite, restoreSqlite } from './backup.js';
@@ -28,14 +29,25 @@ export const IMPORT_VERBS: Readonly<Record<string, Verb>> = {
       return 0;
     },
   },
-  json: {
-    usage: `import json --user E --file PATH [--dry-run]
-                                          read back an export (export json) into the account E`,
+  json: fileImport('json', `import json --user E --file PATH [--dry-run]
+                                          read back an export (export json) into the account E`),
+  csv: fileImport('csv', `import csv --user E --file PATH [--dry-run]
+                                          import the hosted service's CSV export of tasks
+                                          (current or completed) or of its notebook`),
+  xml: fileImport('xml', `import xml --user E --file PATH [--dry-run]
+                                          import the hosted service's XML backup of tasks`),
+};
+
+/** import json|csv|xml: a file read whole, then the same import as import v3 (--dry-run: nothing written). */
+function fileImport(format: 'json' | 'csv' | 'xml', usage: string): Verb {
+  return {
+    usage,
     async run(rest, config) {
       const v = args(rest, { user: { type: 'string' }, file: { type: 'string' }, 'dry-run': { type: 'boolean' } });
       const file = required(v, 'file');
       if (!existsSync(file)) throw new UsageError(`--file: no file at ${file}`);
-      const source = JsonSource.parse(readFileSync(file, 'utf8'));
+      const text = readFileSync(file, 'utf8');
+      const source = format === 'json' ? JsonSource.parse(text) : HostedFileSource.parse(format, text);
       const c = config();
       const summary = await withStore(c, async (store) =>
         importWithProgress(createDeps(c, store, systemClock), await accountPk(store, required(v, 'user')), source, { dryRun: v['dry-run'] === true, progress: new ImportProgress() }),
@@ -43,8 +55,8 @@ export const IMPORT_VERBS: Readonly<Record<string, Verb>> = {
       print(summary);
       return 0;
     },
-  },
-};
+  };
+}
 
 function exportVerb(format: 'json' | 'csv' | 'ical', usage: string): Verb {
   return {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +120,69 @@ describe('backup and restore (PostgreSQL, pg_dump and pg_restore)', { skip: base
         await back.close();
       }
     } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+      await admin.end();
+      await source.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('pg_dump of a database a server is writing to is one consistent state, which a server then serves', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tickler-pgdump-'));
+    const source = await freshSchema(base as string);
+    const name = `tk_restore_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    const env = { DATABASE_URL: source.url, ...source.env };
+    let served: ServerProcess | undefined;
+    let restoredServer: ServerProcess | undefined;
+    try {
+      assert.equal(cli(['migrate'], env).code, 0);
+      assert.equal(cli(['user', 'add', '--email', 'p@example.org', '--password', 'dump passphrase'], env).code, 0);
+      const app = JSON.parse(cli(['app', 'add', '--name', 'P', '--redirect-uri', 'https://p.example/cb'], env).stdout) as { client_id: string; client_secret: string };
+      served = await serve(env);
+      const url = served.url;
+      const { code } = await authorizeInBrowser([url], app.client_id, 'p@example.org', 'dump passphrase');
+      const basic = `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString('base64')}`;
+      const token = ((await (await fetch(`${url}/3/account/token.php`, { method: 'POST', headers: { authorization: basic }, body: new URLSearchParams({ grant_type: 'authorization_code', code }) })).json()) as { access_token: string }).access_token;
+      const add = (n: number) =>
+        fetch(`${url}/3/tasks/add.php`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: new URLSearchParams({ tasks: JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ title: `t${n}.${i}` }))) }) });
+      for (let n = 0; n < 10; n++) await add(n);
+      // Writes go on while pg_dump runs (it reads one snapshot).
+      let writing = true;
+      const writer = (async () => {
+        for (let n = 10; writing; n++) await add(n);
+      })();
+      const schema = new URL(source.url).searchParams.get('options')?.match(/search_path=(\w+)/)?.[1] as string;
+      const dump = join(dir, 'tickler.dump');
+      const dumped = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const child = spawn('pg_dump', ['--format=custom', `--schema=${schema}`, `--file=${dump}`, base as string], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.once('exit', (status) => resolve({ status, stderr }));
+      });
+      writing = false;
+      await writer;
+      assert.equal(dumped.status, 0, dumped.stderr);
+      const live = (await (await fetch(`${url}/3/tasks/get.php?num=0`, { headers: { authorization: `Bearer ${token}` } })).json()) as Array<{ total: number }>;
+      await served.stop();
+      served = undefined;
+
+      await admin.query(`CREATE DATABASE ${name}`);
+      const target = new URL(base as string);
+      target.pathname = `/${name}`;
+      const restored = spawnSync('pg_restore', ['--no-owner', `--dbname=${target.toString()}`, dump], { encoding: 'utf8' });
+      assert.equal(restored.status, 0, restored.stderr);
+      target.searchParams.set('options', `-c search_path=${schema}`);
+      // The restored database is served, and answers the same token with whole calls only.
+      restoredServer = await serve({ DATABASE_URL: target.toString(), ...source.env });
+      const page = (await (await fetch(`${restoredServer.url}/3/tasks/get.php?num=0`, { headers: { authorization: `Bearer ${token}` } })).json()) as Array<{ total: number }>;
+      const total = page[0]?.total ?? 0;
+      assert.ok(total >= 500 && total % 50 === 0, `whole calls only (${total})`);
+      assert.ok(total < (live[0]?.total ?? 0), `the live database went on past the dump (${total} < ${live[0]?.total})`);
+    } finally {
+      await served?.kill().catch(() => undefined);
+      await restoredServer?.kill().catch(() => undefined);
       await admin.query(`DROP DATABASE IF EXISTS ${name}`);
       await admin.end();
       await source.drop();

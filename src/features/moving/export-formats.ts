@@ -4,13 +4,13 @@ import type { Deps } from '../../deps.js';
 import { unixSeconds } from '../../lib/clock.js';
 import type { Account, ListedTask, OrganizerKind } from '../../storage/store.js';
 import { allTasks } from './export.service.js';
+import { STATUS_WORDS } from './hosted-words.js';
 
 /**
  * A person's tasks as CSV and as iCalendar (docs/moving.md). Services: the command line and the
  * account page call them and send the text where they need it.
  */
 
-const STATUS_NAMES = ['None', 'Next Action', 'Active', 'Planning', 'Delegated', 'Waiting', 'Hold', 'Postponed', 'Someday', 'Canceled', 'Reference'];
 
 /** The hosted service's CSV export columns (docs/moving.md, "The hosted service's files"), then Tickler's own. */
 export const CSV_COLUMNS = ['TASK', 'FOLDER', 'CONTEXT', 'GOAL', 'LOCATION', 'STARTDATE', 'STARTTIME', 'DUEDATE', 'DUETIME', 'REPEAT', 'LENGTH', 'TIMER', 'PRIORITY', 'TAG', 'STATUS', 'STAR', 'NOTE', 'COMPLETED', 'ID', 'PARENT', 'ADDED'] as const;
@@ -56,7 +56,7 @@ export async function exportTasksCsv(deps: Deps, userPk: number): Promise<string
     t.timer === 0 ? '' : t.timer,
     t.priority,
     t.tag,
-    STATUS_NAMES[t.status] ?? '',
+    STATUS_WORDS[t.status] ?? '',
     t.star === 1 ? 'Yes' : 'No',
     t.note,
     day(t.completed),

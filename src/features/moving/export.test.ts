@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseCsv } from 'csv-parse/sync';
 import ical from 'node-ical';
+import { comparableExport } from '../../../test/export-compare.js';
 import { api, createAccount, signIn, testContext, type TestContext } from '../../../test/harness.js';
-import { exportAccount, type AccountExport } from './export.service.js';
+import { exportAccount } from './export.service.js';
 import { exportTasksCsv, exportTasksIcal } from './export-formats.js';
 import { runImport } from './import.service.js';
 import { JsonSource } from './json-source.js';
@@ -42,38 +43,6 @@ describe('exports', () => {
 
   after(async () => ctx.close());
 
-  /** The document without what differs by nature between two accounts: ids, stamps, the account itself. */
-  function comparable(doc: AccountExport): unknown {
-    const seen = new Map<string, number>();
-    // Ids become their order of appearance in their kind, so references compare too.
-    const id = (kind: string, v: unknown): unknown => {
-      if (v === 0 || v === '0' || v === undefined) return v;
-      const key = `${kind}:${String(v)}`;
-      if (!seen.has(key)) seen.set(key, seen.size + 1);
-      return seen.get(key);
-    };
-    const drop = ({ modified: _m, exported: _e, ...r }: Record<string, unknown>) => r;
-    return {
-      folders: doc.folders.map((r) => ({ ...r, id: id('folder', r['id']) })),
-      goals: doc.goals.map((r) => ({ ...r, id: id('goal', r['id']), contributes: id('goal', r['contributes']) })),
-      contexts: doc.contexts.map((r) => ({ ...r, id: id('context', r['id']) })),
-      locations: doc.locations.map((r) => ({ ...r, id: id('location', r['id']) })),
-      notes: doc.notes.map((r) => drop({ ...r, id: id('note', r['id']), folder: id('folder', r['folder']) })),
-      outlines: doc.outlines.map((r) => drop({ ...r, id: id('outline', r['id']), nodes: { ...(r['nodes'] as object), updated_at: 0 } })),
-      lists: doc.lists.map((r) => drop({ ...r, id: id('list', r['id']) })),
-      rows: doc.rows.map((r) => drop({ ...r, id: id('row', r['id']), list: id('list', r['list']) })),
-      tasks: doc.tasks.map((r) =>
-        drop({
-          ...r,
-          id: id('task', r['id']),
-          parent: id('task', r['parent']),
-          folder: id('folder', r['folder']),
-          attachment: (r['attachment'] as Array<{ id: unknown; kind: string }>).map((a) => ({ ...a, id: id(a.kind, a.id) })),
-        }),
-      ),
-    };
-  }
-
   it('the JSON document round-trips through import json, and a second import adds nothing', async () => {
     const doc = await exportAccount(ctx.deps, pk);
     assert.equal(doc.tasks.length, 4);
@@ -84,7 +53,7 @@ describe('exports', () => {
     assert.deepEqual(first.refusals, []);
     assert.equal(first.kinds.task.created, 4);
     const back = await exportAccount(ctx.deps, other.pk);
-    assert.deepEqual(comparable(back), comparable(doc));
+    assert.deepEqual(comparableExport(back), comparableExport(doc));
     const again = await runImport(ctx.deps, other.pk, JsonSource.parse(text));
     for (const [kind, t] of Object.entries(again.kinds)) assert.deepEqual([t.created, t.updated, t.deleted], [0, 0, 0], kind);
     // A dry run of a third account writes nothing.

@@ -101,7 +101,7 @@ export async function importOrganizers(scope: ImportScope, kind: OrganizerKind, 
     await tx.imports.setMapped(userPk, scope.source, kind, entries);
     if (changed) await tx.accounts.touch(userPk, [spec.stamp], now);
   });
-  await deleteMissing(scope, spec, new Set(records.map(sourceIdOf)));
+  if (!scope.partial) await deleteMissing(scope, spec, new Set(records.map(sourceIdOf)));
 }
 
 function initials(spec: KindSpec): Row {

@@ -69,6 +69,8 @@ export interface ImportScope {
   readonly report: Report;
   /** Count and judge, write nothing (--dry-run). */
   readonly dryRun: boolean;
+  /** The source holds part of the account (ImportSource.partial): nothing missing from it is deleted here. */
+  readonly partial?: boolean;
 }
 
 /** The services' caller for an import into the account `userPk`. */

@@ -18,12 +18,19 @@ export interface Gone {
 
 /**
  * Where an import reads from: another v3 server (v3-source.ts), a Tickler export document
- * (json-source.ts), or the hosted service's export files (hosted-files.ts). Records come in the
+ * (json-source.ts), or the hosted service's export files (hosted-source.ts). Records come in the
  * v3 API's public shapes.
  */
 export interface ImportSource {
   /** The source's key in the id map: a server's base address, or a file's identity. */
   readonly key: string;
+  /**
+   * True when the source holds part of an account (an export file of some of its tasks): what it
+   * lacks was not deleted at the source, so the import deletes nothing.
+   */
+  readonly partial?: boolean;
+  /** What the source could not read, for the summary's warnings (each said once). */
+  warnings?(): readonly string[];
   /** The source account's stamps now (account/get), or null when the source is read whole each time. */
   stamps(): Promise<Stamps | null>;
   /** Every record of the kind. */

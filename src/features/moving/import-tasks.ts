@@ -1,4 +1,5 @@
 import type { ItemError } from '../../errors.js';
+import { OtherAccounts } from '../sharing/other-accounts.js';
 import type { Account, Attachment, AttachmentKind, ImportKind, ImportMapEntry, Repos, Task } from '../../storage/store.js';
 import { applyLinkChanges, type LinkTarget } from '../tasks/task-attachments.js';
 import { checkReferences } from '../tasks/task-checks.js';
@@ -133,7 +134,7 @@ export async function importTasks(scope: ImportScope, records: readonly SourceRe
 async function importTaskBatch(scope: ImportScope, records: readonly SourceRecord[]): Promise<void> {
   const { userPk } = scope.auth;
   await importBatch(scope, async (tx, now, account) => {
-    const ctx: WriteContext = { tx, account, clientPk: 0, now, stampedParents: new Set(), taskCount: account.taskCount };
+    const ctx: WriteContext = { tx, account, clientPk: 0, now, stampedParents: new Set(), taskCount: account.taskCount, others: new OtherAccounts(tx, scope.deps.clock), sharingMinPro: scope.deps.config.sharingMinPro };
     const entries = await tx.imports.mapped(userPk, scope.source, 'task', records.map(sourceIdOf));
     const local = await lookupFor(tx, scope, records);
     const written: ImportMapEntry[] = [];
@@ -193,6 +194,8 @@ async function importTaskBatch(scope: ImportScope, records: readonly SourceRecor
       const ord = keptParent === 0 ? 0 : sourceOrder > 0 ? sourceOrder : keptParent === current.parent ? current.ord : await tx.tasks.nextOrder(userPk, keptParent);
       let next = taskOf(r, { ...p, parent: keptParent }, account, { id: current.id, modified: current.modified, ord, previous: previous || (pending.previous ? current.previous : 0), now });
       next = { ...next, repeatIndex: next.repeat === current.repeat ? current.repeatIndex : 1, timeron: current.timeron };
+      // A source without `added` (an export file) leaves the copy's own.
+      if (whole(r, 'added') <= 0) next = { ...next, added: current.added };
       const linksChanged = await syncLinks(tx, userPk, current.id, links);
       written.push({ sourceId, localId: String(current.id), stamp: sourceStamp, pending: pendingText });
       if (!linksChanged && JSON.stringify(next) === JSON.stringify(current)) {
@@ -244,7 +247,7 @@ export async function resolvePendingTasks(scope: ImportScope): Promise<void> {
   for (let i = 0; i < waiting.length; i += TASK_BATCH) {
     const part = waiting.slice(i, i + TASK_BATCH);
     await importBatch(scope, async (tx, now, account) => {
-      const ctx: WriteContext = { tx, account, clientPk: 0, now, stampedParents: new Set(), taskCount: account.taskCount };
+      const ctx: WriteContext = { tx, account, clientPk: 0, now, stampedParents: new Set(), taskCount: account.taskCount, others: new OtherAccounts(tx, scope.deps.clock), sharingMinPro: scope.deps.config.sharingMinPro };
       const named = part.flatMap((e) => {
         const p = JSON.parse(e.pending as string) as Pending;
         return [p.parent, p.previous].filter((x): x is string => x !== undefined);

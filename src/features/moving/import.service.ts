@@ -64,7 +64,7 @@ const MAX_RESTARTS = 3;
 
 export async function runImport(deps: Deps, userPk: number, source: ImportSource, options: ImportOptions = {}): Promise<ImportSummary> {
   const report = new Report();
-  const scope: ImportScope = { deps, auth: importAuth(userPk), source: source.key, report, dryRun: options.dryRun === true };
+  const scope: ImportScope = { deps, auth: importAuth(userPk), source: source.key, report, dryRun: options.dryRun === true, partial: source.partial === true };
   const saved = await loadState(deps, userPk, source.key);
   const now = await source.stamps();
   const resumed = saved.run !== null;
@@ -136,6 +136,7 @@ export async function runImport(deps: Deps, userPk: number, source: ImportSource
     await save();
   }
 
+  for (const w of source.warnings?.() ?? []) report.warn(w);
   if (!scope.dryRun) {
     // The next run reads what changed after the stamps this one started from (docs/sync.md, step 4).
     await deps.store.transaction((tx) => tx.imports.setRun(userPk, source.key, JSON.stringify({ done: run.stamps, run: null } satisfies RunState), unixSeconds(deps.clock)));

@@ -135,8 +135,11 @@ export async function tokenRequest(app: { base: string; clientId: string; client
   return { code: body.errorCode ?? 0, desc: body.errorDesc ?? `HTTP ${res.status}`, retryAfter: retryAfter(res) };
 }
 
+/** Retry-After in seconds, or undefined when absent (Number(null) would read as "0 s"). */
 function retryAfter(res: Response): number | undefined {
-  const v = Number(res.headers.get('retry-after'));
+  const header = res.headers.get('retry-after');
+  if (header === null || header.trim() === '') return undefined;
+  const v = Number(header);
   return Number.isFinite(v) && v >= 0 ? Math.ceil(v) : undefined;
 }
 
