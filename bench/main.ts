@@ -6,7 +6,7 @@
  * Besides requests per second, each server's own CPU time per request is reported: it does not
  * depend on how the two processes share the cores. BENCH_ONLY=account,tasks runs the groups whose
  * names start with one of the words (here account/get, tasks/get and tasks/add; `repeat` is the
- * in-process repeat engine group).
+ * in-process repeat engine group, `web` the task list page, in process too).
  * With BENCH_DATABASE_URL (or TEST_DATABASE_URL) naming a PostgreSQL database, every Tickler
  * scenario also runs on PostgreSQL, in a fresh schema, and the two are printed side by side.
  */
@@ -15,6 +15,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { repeatBench } from './repeat.js';
+import { webTasksBench } from './web-tasks.js';
 import { goalRows } from './goals.js';
 import { ON_POSTGRES, SCENARIOS, TASKS_1000, withPostgres, type Scenario } from './scenarios.js';
 import type { ServerReady } from './server.js';
@@ -152,6 +153,10 @@ async function main(): Promise<void> {
     console.log('| figure | database | value | goal | met |');
     console.log('|---|---|---|---|---|');
     for (const g of goals) console.log(`| ${g.figure} | ${g.database} | ${g.value} | ${g.goal} | ${g.met ? 'yes' : 'no'} |`);
+  }
+  if (chosen('web')) {
+    console.log('\n### web: the task list page (in process; docs/decisions/0013)\n');
+    for (const line of await webTasksBench()) console.log(line);
   }
   if (chosen('repeat')) {
     console.log('\n### repeat engine: next-occurrence cost (in process)\n');

@@ -1,4 +1,5 @@
 import type { Attachment } from './documents-port.js';
+import type { TaskSharing } from './sharing-port.js';
 
 /**
  * The tasks part of the storage port. A Task is the stored form: dates at 12:00 GMT (0 = none),
@@ -44,6 +45,8 @@ export interface ListedTask extends Task {
   readonly meta: string | null;
   /** The notes, outlines and lists linked to it (absent when not asked for). */
   readonly attachment?: readonly Attachment[];
+  /** Its owner and other participants when it is a joint task, and who reassigned it (absent when not asked for). */
+  readonly sharing?: TaskSharing;
 }
 
 export interface TaskQuery {
@@ -126,6 +129,11 @@ export interface TasksRepo {
   setMeta(userPk: number, taskId: number, clientPk: number, meta: string | null): Promise<void>;
   /** Whether any task of the account points at `id` through `field`. */
   hasReference(userPk: number, field: TaskReference, id: number): Promise<boolean>;
+  /**
+   * How many tasks of the account (completed ones included) point at each record through `field`:
+   * id → count, records no task points at absent. The pages say it before a delete or archive.
+   */
+  countByReference(userPk: number, field: TaskReference): Promise<Map<number, number>>;
   /**
    * Sets `field` to 0 on every task that pointed at `id`, as an edit stamped `stamp`; returns how
    * many tasks changed (the organiser was deleted).

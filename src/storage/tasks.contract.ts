@@ -594,6 +594,22 @@ export function tasksContract(label: string, open: OpenStore): void {
       });
     });
 
+    describe('countByReference', () => {
+      for (const field of ['folder', 'context', 'goal', 'location'] as const) {
+        it(`${field}: tasks of that account per record, completed ones included, 0 left out`, async () => {
+          const point = (id: number, to: number, completed = 0): Task => fullTask(id, { folder: 0, context: 0, goal: 0, location: 0, [field]: to, completed });
+          await insert(a, point(1, 5), point(2, 6), point(3, 5, NOON), point(4, 0), fullTask(5, { folder: 7, context: 7, goal: 7, location: 7, [field]: 0 }));
+          await insert(b, point(1, 5), point(2, 8));
+          assert.deepEqual(await read().tasks.countByReference(a, field), new Map([[5, 2], [6, 1]]));
+          assert.deepEqual(await read().tasks.countByReference(b, field), new Map([[5, 1], [8, 1]]));
+        });
+      }
+
+      it('refuses a field that is not a reference', async () => {
+        await assert.rejects(read().tasks.countByReference(a, 'parent' as TaskReference));
+      });
+    });
+
     describe('clearReference', () => {
       const FIELDS: readonly TaskReference[] = ['folder', 'context', 'goal', 'location'];
       for (const field of FIELDS) {

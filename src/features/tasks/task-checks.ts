@@ -29,12 +29,12 @@ export async function checkReferences(
   const parentProblem = await checkParent(tx, account, patch.parent, current);
   if (parentProblem) return parentProblem;
   if (patch.addedby !== undefined && patch.addedby !== account.userid) {
-    // There is no collaboration yet: another real account cannot be assigned (616); anything else
-    // is not a collaborator at all (615).
+    // addedby is read-only in effect: a task reaches another account through tasks/reassign.php,
+    // with that account's consent (docs/sharing.md). Another real account is 616, anything else 615.
     const other = await tx.accounts.pkByUserid(patch.addedby);
     return other === null
       ? { code: 615, desc: 'Invalid collaborator' }
-      : { code: 616, desc: 'Unable to reassign or share task: collaboration is not available on this server' };
+      : { code: 616, desc: 'Unable to reassign or share task: use tasks/reassign.php to give a task to a collaborator' };
   }
   return undefined;
 }

@@ -71,6 +71,21 @@ describe('the public task record: database JSON equals the presenter', () => {
     assert.equal(edited.statusCode, 200, edited.body);
     assert.ok(!(edited.json() as Array<{ errorCode?: number }>).some((r) => r.errorCode), edited.body);
     await api(ctx, signed.token, '/3/notes/delete.php', { notes: JSON.stringify([gone]) });
+    // Sharing (docs/decisions/0015): task 1 shared by this account with b and c; b's task 9 shared
+    // with this account (its copy is task 6) and c; task 4 reassigned to this account by b.
+    const [b, c] = [(await signIn(ctx)).account, (await signIn(ctx)).account];
+    await ctx.deps.store.transaction(async (tx) => {
+      await tx.tasks.insertMany(b.pk, [newTask(1), newTask(9)]);
+      await tx.tasks.insertMany(c.pk, [newTask(1), newTask(2)]);
+      const mine = await tx.sharing.createShare(account.pk, 1);
+      await tx.sharing.addMember(mine, { userPk: b.pk, taskId: 1 });
+      await tx.sharing.addMember(mine, { userPk: c.pk, taskId: 1 });
+      const theirs = await tx.sharing.createShare(b.pk, 9);
+      await tx.sharing.addMember(theirs, { userPk: account.pk, taskId: 6 });
+      await tx.sharing.addMember(theirs, { userPk: c.pk, taskId: 2 });
+      await tx.tasks.setMeta(account.pk, 4, clientPk, 'x');
+      await tx.sharing.setAddedBy(account.pk, 4, b.pk);
+    });
   });
   after(() => ctx.close());
 
@@ -80,6 +95,7 @@ describe('the public task record: database JSON equals the presenter', () => {
     ['the times and meta', ['duetime', 'starttime', 'meta']],
     ['children and the lists', ['children', 'sharedwith', 'attachment', 'order']],
     ['attachments alone', ['attachment']],
+    ['the sharing fields', ['shared', 'sharedowner', 'sharedwith', 'addedby']],
   ];
   for (const [name, fields] of fieldSets) {
     it(name, async () => {
@@ -87,8 +103,10 @@ describe('the public task record: database JSON equals the presenter', () => {
       const fromDb = await ctx.deps.store.read.tasks.pageJson(account.pk, query, [...ALWAYS_FIELDS, ...fields]);
       const page = await ctx.deps.store.read.tasks.page(account.pk, query);
       const links = await ctx.deps.store.read.attachments.forTasks(account.pk, page.tasks.map((t) => t.id));
-      const listed = { tasks: page.tasks.map((t) => ({ ...t, attachment: links.get(t.id) ?? [] })) };
+      const sharing = await ctx.deps.store.read.sharing.forTasks(account.pk, page.tasks.map((t) => t.id));
+      const listed = { tasks: page.tasks.map((t) => ({ ...t, attachment: links.get(t.id) ?? [], ...(sharing.has(t.id) && { sharing: sharing.get(t.id) }) })) };
       if (fields.includes('attachment')) assert.equal(links.get(2)?.length, 3, 'the test has attachments to compare');
+      if (fields.includes('sharedwith')) assert.equal(sharing.size, 3, 'the test has sharing to compare');
       const w = taskWriter(fields);
       assert.equal(fromDb.total, tasks.length);
       assert.deepEqual(fromDb.rows.map((r) => r.toString('utf8')), listed.tasks.map((t) => w.json(t)));

@@ -1,4 +1,5 @@
 import { itemError, type ItemError } from '../../errors.js';
+import type { OtherAccounts } from '../sharing/other-accounts.js';
 import type { Account, Repos } from '../../storage/store.js';
 import { LIMITS } from './task-rules.js';
 
@@ -21,6 +22,10 @@ export interface WriteContext {
    * edit calls add tasks (edit: the completed copy of a repeating task).
    */
   taskCount: number;
+  /** Stamps of the other participants of joint tasks this call changes (docs/decisions/0015). */
+  readonly others: OtherAccounts;
+  /** The pro level editing someone else's joint task needs (SHARING_MIN_PRO, error 617). */
+  readonly sharingMinPro: number;
 }
 
 /** The call's edit stamp, taken at its first change: every change of the call carries it. */

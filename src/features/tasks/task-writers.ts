@@ -15,7 +15,7 @@ import { floatingTime } from './task-rules.js';
  * than fast-json-stringify over a fixed-shape record (0.9 ms; docs/decisions/0007). The code is
  * built only from this table's constant fragments, never from input.
  */
-type Kind = 'int' | 'text' | 'nullableText' | 'list';
+type Kind = 'int' | 'text' | 'nullableText' | 'list' | 'userOrZero';
 
 const FIELDS: Readonly<Record<(typeof ALWAYS_FIELDS)[number] | OptionalField, { readonly read: string; readonly kind: Kind }>> = {
   id: { read: 't.id', kind: 'int' },
@@ -47,11 +47,11 @@ const FIELDS: Readonly<Record<(typeof ALWAYS_FIELDS)[number] | OptionalField, { 
   note: { read: 't.note', kind: 'text' },
   meta: { read: 't.meta', kind: 'nullableText' },
   previous: { read: 't.previous', kind: 'int' },
-  // Collaboration is not offered yet: nothing is shared, nobody assigned anything.
-  shared: { read: '0', kind: 'int' },
-  sharedowner: { read: '0', kind: 'int' },
-  sharedwith: { read: 'h.none', kind: 'list' },
-  addedby: { read: '0', kind: 'int' },
+  // Joint tasks and reassigned ones (docs/sharing.md): user ids are text, 0 when there is none.
+  shared: { read: '(t.sharing?.owner === undefined ? 0 : 1)', kind: 'int' },
+  sharedowner: { read: 't.sharing?.owner', kind: 'userOrZero' },
+  sharedwith: { read: '(t.sharing?.with ?? h.none)', kind: 'list' },
+  addedby: { read: 't.sharing?.addedby', kind: 'userOrZero' },
   via: { read: 't.via', kind: 'int' },
   // The linked notes, outlines and lists (read-only; linked with attach/detach, an addition).
   attachment: { read: 'h.attachments(t)', kind: 'list' },
@@ -71,6 +71,7 @@ type Field = keyof typeof FIELDS;
 function jsonPiece(name: Field): string {
   const { read, kind } = FIELDS[name];
   const key = JSON.stringify(`,"${name}":`).slice(0, -1);
+  if (kind === 'userOrZero') return `${key}" + (${read} === undefined ? '0' : JSON.stringify(${read}))`;
   const value = kind === 'int' ? read : kind === 'nullableText' ? `(${read} === null ? 'null' : JSON.stringify(${read}))` : `JSON.stringify(${read})`;
   return `${key}" + ${value}`;
 }
@@ -78,7 +79,7 @@ function jsonPiece(name: Field): string {
 function xmlPiece(name: Field): string {
   const { read, kind } = FIELDS[name];
   if (kind === 'list') return `h.writeValue(${JSON.stringify(name)}, ${read})`;
-  const value = kind === 'int' ? read : `h.escapeText(${read})`;
+  const value = kind === 'int' ? read : kind === 'userOrZero' ? `(${read} === undefined ? 0 : h.escapeText(${read}))` : `h.escapeText(${read})`;
   return `"<${name}>" + ${value} + "</${name}>"`;
 }
 

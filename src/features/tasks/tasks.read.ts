@@ -1,9 +1,9 @@
 import type { Deps } from '../../deps.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
-import type { PublicTaskField, TaskJsonPage, TaskPage, TaskQuery, Tombstone } from '../../storage/store.js';
+import type { ListedTask, PublicTaskField, TaskJsonPage, TaskPage, TaskQuery, Tombstone } from '../../storage/store.js';
 
 /** The filters of tasks/get, plus which costly fields were asked for. */
-type ListInput = Omit<TaskQuery, 'withChildren' | 'metaFor'> & { readonly children: boolean; readonly meta: boolean; readonly attachment: boolean };
+type ListInput = Omit<TaskQuery, 'withChildren' | 'metaFor'> & { readonly children: boolean; readonly meta: boolean; readonly attachment: boolean; readonly sharing: boolean };
 
 /** Default and maximum of `num` (spec 4.2); larger values are capped, not refused. */
 export const MAX_PAGE = 1000;
@@ -24,10 +24,25 @@ function queryOf(auth: AuthContext, input: ListInput): TaskQuery {
 
 export async function listTasks(deps: Deps, auth: AuthContext, input: ListInput): Promise<TaskPage> {
   const page = await deps.store.read.tasks.page(auth.userPk, queryOf(auth, input));
-  if (!input.attachment || page.tasks.length === 0) return page;
-  // One read of the page's links (and their records' titles), not one per task.
-  const links = await deps.store.read.attachments.forTasks(auth.userPk, page.tasks.map((t) => t.id));
-  return { total: page.total, tasks: page.tasks.map((t) => ({ ...t, attachment: links.get(t.id) ?? [] })) };
+  return { total: page.total, tasks: await withExtras(deps, auth.userPk, page.tasks, input) };
+}
+
+/** Adds the links and the sharing fields asked for: one read of each for the whole page, not one per task. */
+export async function withExtras(
+  deps: Deps,
+  userPk: number,
+  tasks: readonly ListedTask[],
+  wanted: { readonly attachment: boolean; readonly sharing: boolean },
+): Promise<readonly ListedTask[]> {
+  if ((!wanted.attachment && !wanted.sharing) || tasks.length === 0) return tasks;
+  const ids = tasks.map((t) => t.id);
+  const links = wanted.attachment ? await deps.store.read.attachments.forTasks(userPk, ids) : undefined;
+  const sharing = wanted.sharing ? await deps.store.read.sharing.forTasks(userPk, ids) : undefined;
+  return tasks.map((t) => ({
+    ...t,
+    ...(links && { attachment: links.get(t.id) ?? [] }),
+    ...(sharing?.has(t.id) && { sharing: sharing.get(t.id) }),
+  }));
 }
 
 /**

@@ -5,6 +5,7 @@ import { apiRoute } from '../../http/api-route.js';
 import { batchParam, numberParam as numberOf } from '../../http/batch-params.js';
 import { classifyId, type Params } from '../../http/params.js';
 import { formatOf } from '../../http/reply.js';
+import { runSearch } from '../sharing/searches.service.js';
 import { ALWAYS_FIELDS, parseFields, type FieldSet } from './task-fields.js';
 import { asksReschedule } from './task-input.js';
 import { deleteResultsBody, taskJsonPageBody, taskPageBody, taskResultsBody, tombstonesBody } from './tasks.presenter.js';
@@ -21,8 +22,16 @@ function batchOf(p: Params): unknown[] {
   return batchParam(p, 'tasks', { malformed: 611, tooMany: 602 });
 }
 
-function wantedOf(fields: FieldSet): Wanted {
-  return { children: fields.includes('children'), meta: fields.includes('meta'), attachment: fields.includes('attachment') };
+/** The fields read from the sharing tables (docs/sharing.md). */
+const SHARING_FIELDS: ReadonlySet<string> = new Set(['shared', 'sharedowner', 'sharedwith', 'addedby']);
+
+export function wantedOf(fields: FieldSet): Wanted {
+  return {
+    children: fields.includes('children'),
+    meta: fields.includes('meta'),
+    attachment: fields.includes('attachment'),
+    sharing: fields.some((f) => SHARING_FIELDS.has(f)),
+  };
 }
 
 function compOf(p: Params): 0 | 1 | undefined {
@@ -52,6 +61,11 @@ export function taskRoutes(app: FastifyInstance, deps: Deps): void {
         num: numberParam(p, 'num') ?? MAX_PAGE,
         ...wantedOf(fields),
       };
+      // A saved search run on the server (an addition: docs/sharing.md), in either format.
+      if (p.has('search')) {
+        const found = await runSearch(deps, auth, { ...input, search: p.get('search') });
+        return taskPageBody(found.tasks, fields, found.total);
+      }
       // JSON: the database writes each task's public record (docs/decisions/0007); XML: the
       // presenter's writer, from the tasks.
       if (formatOf(request) === 'json') {

@@ -5,6 +5,8 @@ import { classifyId } from '../../http/params.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
 import type { ListedTask, Task } from '../../storage/store.js';
 import { applyLinkChanges, checkLinkChanges, readLinkChanges, type LinkChanges } from './task-attachments.js';
+import { copyToOthers, jointChanged, leaveOnDelete } from '../sharing/joint-tasks.js';
+import { OtherAccounts } from '../sharing/other-accounts.js';
 import { checkReferences } from './task-checks.js';
 import { parseTaskInput, type TaskPatch } from './task-input.js';
 import { repeatCompletion } from './task-repeat.js';
@@ -19,13 +21,35 @@ export interface Wanted {
   readonly children: boolean;
   readonly meta: boolean;
   readonly attachment: boolean;
+  /** shared, sharedowner, sharedwith or addedby. */
+  readonly sharing: boolean;
 }
 
-/** Runs a write call: one transaction, the account's writers serialised, every item judged on its own. */
-async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: WriteContext) => Promise<T>): Promise<T> {
+/**
+ * Runs a write call (tasks, and sharing: src/features/sharing): one transaction, the account's
+ * writers serialised, every item judged on its own. `partners`: the call may write other accounts'
+ * copies of joint tasks (edit, delete, share, reassign), so it locks the caller and every account it
+ * may reach in one order, by key, before anything else: two calls of two participants then never
+ * wait on each other in a cycle (which PostgreSQL would end as a deadlock).
+ */
+export async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: WriteContext) => Promise<T>, options: { partners?: boolean } = {}): Promise<T> {
   return deps.store.transaction(async (tx) => {
+    const others = new OtherAccounts(tx, deps.clock);
+    const partners = options.partners ? await tx.sharing.partners(auth.userPk) : [];
+    for (const pk of partners) if (pk < auth.userPk) await others.lock(pk);
     const { now, account } = await lockAccount(deps, tx, auth.userPk);
-    return each({ tx, account, clientPk: auth.clientPk, now, stampedParents: new Set(), taskCount: account.taskCount });
+    for (const pk of partners) if (pk > auth.userPk) await others.lock(pk);
+    others.lockedAlready([auth.userPk]);
+    return each({
+      tx,
+      account,
+      clientPk: auth.clientPk,
+      now,
+      stampedParents: new Set(),
+      taskCount: account.taskCount,
+      others,
+      sharingMinPro: deps.config.sharingMinPro,
+    });
   });
 }
 
@@ -38,7 +62,8 @@ async function view(ctx: WriteContext, task: Task, meta: string | null | undefin
   children ??= wanted.children && task.parent === 0 ? (await ctx.tx.tasks.childIds(ctx.account.pk, task.id)).length : 0;
   const shownMeta = wanted.meta ? (meta !== undefined ? meta : await ctx.tx.tasks.meta(ctx.account.pk, task.id, ctx.clientPk)) : null;
   const attachment = wanted.attachment ? ((await ctx.tx.attachments.forTasks(ctx.account.pk, [task.id])).get(task.id) ?? []) : [];
-  return { ...task, children, meta: shownMeta === '' ? null : shownMeta, attachment };
+  const sharing = wanted.sharing ? (await ctx.tx.sharing.forTasks(ctx.account.pk, [task.id])).get(task.id) : undefined;
+  return { ...task, children, meta: shownMeta === '' ? null : shownMeta, attachment, ...(sharing && { sharing }) };
 }
 
 function refOf(item: unknown): string | number | undefined {
@@ -185,7 +210,7 @@ export async function editTasks(
     const results: WriteResult[] = [];
     for (const item of items) results.push(await editOne(ctx, item, options));
     return results;
-  });
+  }, { partners: true });
 }
 
 async function editOne(
@@ -199,6 +224,11 @@ async function editOne(
   const { id } = idOrError;
   const current = await ctx.tx.tasks.get(ctx.account.pk, id);
   if (!current) return itemError(605, idRef(id));
+  const share = await ctx.tx.sharing.shareOf(ctx.account.pk, id);
+  // Only subscribers may edit others' tasks (hosted-resources.md; SHARING_MIN_PRO).
+  if (share && share.ownerPk !== ctx.account.pk && ctx.account.pro < ctx.sharingMinPro) {
+    return itemError(617, idRef(id), `This feature requires a subscription: editing a task someone shared needs pro ${ctx.sharingMinPro}`);
+  }
   const parsed = parseTaskInput(item, 'edit');
   if ('error' in parsed) return itemError(parsed.error.code, idRef(id), parsed.error.desc);
   const p: TaskPatch = parsed.ok.patch;
@@ -227,6 +257,8 @@ async function editOne(
   if (changed) {
     next = { ...next, modified: await editStamp(ctx) };
     await ctx.tx.tasks.update(ctx.account.pk, next);
+    // The other participants' copies take the joint fields, each with its own account's stamp.
+    if (share && jointChanged(current, next)) await copyToOthers(ctx.tx, ctx.others, share, { userPk: ctx.account.pk, taskId: id }, next);
     if (metaChanged) await ctx.tx.tasks.setMeta(ctx.account.pk, id, ctx.clientPk, meta ?? null);
     if (next.parent !== current.parent) {
       await markParentChanged(ctx, current.parent);
@@ -260,11 +292,17 @@ export async function deleteTasks(deps: Deps, auth: AuthContext, items: readonly
       }
       // Deleting a parent deletes its subtasks; each lands in the deleted list.
       const ids = [id, ...(await ctx.tx.tasks.childIds(ctx.account.pk, id))];
+      // A joint task (or subtask): the owner's deletion reaches every copy, anyone else's only
+      // takes their copy out of the share (docs/decisions/0015).
+      for (const gone of ids) {
+        const share = await ctx.tx.sharing.shareOf(ctx.account.pk, gone);
+        if (share) await leaveOnDelete(ctx.tx, ctx.others, share, { userPk: ctx.account.pk, taskId: gone });
+      }
       await ctx.tx.tasks.remove(ctx.account.pk, ids, await deleteStamp(ctx));
       for (const gone of ids) deletedNow.add(gone);
       if (task.parent !== 0 && !deletedNow.has(task.parent)) await markParentChanged(ctx, task.parent);
       results.push({ id });
     }
     return results;
-  });
+  }, { partners: true });
 }

@@ -62,10 +62,23 @@ const ROW = `(?, ${COLUMNS.map(() => '?').join(', ')})`;
 const CHILDREN = '(SELECT count(*) FROM tasks c WHERE c.user_pk = t.user_pk AND c.parent = t.id AND c.parent <> 0)';
 
 /**
+ * The row's membership of a joint task and who reassigned it (docs/decisions/0015), joined once
+ * per row when a sharing field is asked for (two primary-key probes); the subqueries below run
+ * only for the rows that are shared or reassigned.
+ */
+const SHARING_JOIN =
+  'LEFT JOIN task_shares s ON s.user_pk = t.user_pk AND s.task_id = t.id LEFT JOIN task_added_by ab ON ab.user_pk = t.user_pk AND ab.task_id = t.id';
+const SHARING_FIELDS: ReadonlySet<PublicTaskField> = new Set(['shared', 'sharedowner', 'sharedwith', 'addedby']);
+/** The other participants of the row's share: neither the row's account nor the owner. */
+const OTHERS = `FROM task_shares p JOIN shares sh ON sh.pk = p.share_pk JOIN accounts pa ON pa.pk = p.user_pk
+  WHERE p.share_pk = s.share_pk AND p.user_pk <> t.user_pk AND p.user_pk <> sh.user_pk`;
+const OWNER = 'FROM shares sh JOIN accounts oa ON oa.pk = sh.user_pk WHERE sh.pk = s.share_pk';
+
+/**
  * Each public field as a SQL expression over the row `t` (and `m`, the calling app's meta), for
  * pageJson. The same record as the presenter's (src/features/tasks/task-writers.ts), which a test
  * compares field by field on both databases: times are floating (the start of the date's day plus
- * the time, 0 without a time), nothing is shared yet. Only names of this fixed table reach the SQL.
+ * the time, 0 without a time); a user id is text, 0 when there is none. Only names of this fixed table reach the SQL.
  */
 function publicExpression(field: PublicTaskField, dialect: Dialect): string {
   switch (field) {
@@ -80,11 +93,13 @@ function publicExpression(field: PublicTaskField, dialect: Dialect): string {
     case 'meta':
       return 'm.meta';
     case 'shared':
+      return 'CASE WHEN s.share_pk IS NULL THEN 0 ELSE 1 END';
     case 'sharedowner':
-    case 'addedby':
-      return '0';
+      return `CASE WHEN s.share_pk IS NULL THEN ${dialect.jsonNumberOfText("'0'")} ELSE (SELECT ${dialect.jsonText('oa.userid')} ${OWNER}) END`;
     case 'sharedwith':
-      return dialect.emptyJsonArray;
+      return `CASE WHEN s.share_pk IS NULL THEN ${dialect.emptyJsonArray} ELSE ${dialect.jsonTextList('pa.userid', OTHERS, 'pa.pk')} END`;
+    case 'addedby':
+      return `CASE WHEN ab.by_pk IS NULL THEN ${dialect.jsonNumberOfText("'0'")} ELSE (SELECT ${dialect.jsonText('ba.userid')} FROM accounts ba WHERE ba.pk = ab.by_pk) END`;
     case 'attachment':
       return attachmentsExpression(dialect);
     default:
@@ -153,7 +168,7 @@ export class SqlTasks implements TasksRepo {
   }
 
   /** What page() and pageJson() share: the filter, the index hint, and the total. */
-  private query(userPk: number, q: TaskQuery) {
+  private query(userPk: number, q: TaskQuery, sharing = false) {
     // The WHERE clause is built from fixed fragments; every value is a bound parameter.
     const where = ['t.user_pk = ?'];
     const params: number[] = [userPk];
@@ -167,7 +182,8 @@ export class SqlTasks implements TasksRepo {
     // may prefer walking all of an account's rows by id (to skip a sort) over the modified index;
     // naming the index keeps `after=`/`before=` reads proportional to what changed.
     const byModified = (q.after !== undefined || q.before !== undefined) && q.id === undefined ? this.dialect.indexHint('tasks_by_modified') : '';
-    const join = q.metaFor !== undefined ? 'LEFT JOIN task_meta m ON m.user_pk = t.user_pk AND m.task_id = t.id AND m.client_pk = ?' : '';
+    const meta = q.metaFor !== undefined ? 'LEFT JOIN task_meta m ON m.user_pk = t.user_pk AND m.task_id = t.id AND m.client_pk = ?' : '';
+    const join = sharing ? `${meta} ${SHARING_JOIN}` : meta;
     const num = Math.max(0, q.num);
     return {
       num,
@@ -194,7 +210,7 @@ export class SqlTasks implements TasksRepo {
   }
 
   async pageJson(userPk: number, q: TaskQuery, fields: readonly PublicTaskField[]): Promise<TaskJsonPage> {
-    const query = this.query(userPk, { ...q, metaFor: fields.includes('meta') ? q.metaFor : undefined });
+    const query = this.query(userPk, { ...q, metaFor: fields.includes('meta') ? q.metaFor : undefined }, fields.some((f) => SHARING_FIELDS.has(f)));
     const columns = fields.map((f) => [f, publicExpression(f, this.dialect)] as const);
     // The select list follows the fields asked for: too many variants to keep each one prepared.
     const rows = query.num === 0 ? [] : await this.db.allRawOnce(this.dialect.jsonRecords(columns, query.from), ...query.params);
@@ -285,6 +301,16 @@ export class SqlTasks implements TasksRepo {
     // The field is part of the SQL text: only the four reference columns may get there.
     if (!REFERENCE_FIELDS.has(field)) throw new Error(`not a task reference: ${field}`);
     return (await this.db.get(`SELECT 1 AS x FROM tasks WHERE user_pk = ? AND ${field} = ? LIMIT 1`, userPk, id)) !== undefined;
+  }
+
+  async countByReference(userPk: number, field: TaskReference): Promise<Map<number, number>> {
+    if (!REFERENCE_FIELDS.has(field)) throw new Error(`not a task reference: ${field}`);
+    const rows = await this.db.all<{ id: number; n: number | string }>(
+      `SELECT ${field} AS id, COUNT(*) AS n FROM tasks WHERE user_pk = ? AND ${field} <> 0 GROUP BY ${field}`,
+      userPk,
+    );
+    // PostgreSQL answers COUNT(*) as a bigint, which pg hands over as text.
+    return new Map(rows.map((r) => [Number(r.id), Number(r.n)]));
   }
 
   async clearReference(userPk: number, field: TaskReference, id: number, stamp: number): Promise<number> {
