@@ -3,13 +3,13 @@
 // (type-checking the tests too). Arguments filter test files by substring:
 //   npm test -- token        runs only files whose path contains "token".
 //
-// Two passes: every file on SQLite; then, when TEST_DATABASE_URL names a PostgreSQL database, the
-// files listed in SECOND_PASS again with TEST_STORE=postgres (the storage contract runs on
+// Two passes: every file on SQLite; and, when TEST_DATABASE_URL names a PostgreSQL database, at the
+// same time, the files listed in SECOND_PASS again with TEST_STORE=postgres (the storage contract runs on
 // PostgreSQL in the first pass already). Without TEST_DATABASE_URL the second pass is skipped, and
 // says so; in CI (CI set) that fails the run. With it, an unreachable database fails the run.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import pg from 'pg';
 import { requireSupportedNode } from './node-version.mjs';
@@ -32,12 +32,17 @@ const SECOND_PASS = [
   'src/features/documents/outlines.test.js',
   'src/features/documents/rows.test.js',
   'src/features/moving/export.test.js',
+  'src/features/moving/hosted-import.test.js',
   'src/features/organizers/goals.rules.test.js',
   'src/features/organizers/organizers.accounts.test.js',
   'src/features/organizers/organizers.cascade.test.js',
   'src/features/organizers/organizers.errors.test.js',
   'src/features/organizers/organizers.shapes.test.js',
   'src/features/organizers/organizers.sync.test.js',
+  'src/features/sharing/isolation.test.js',
+  'src/features/sharing/searches.test.js',
+  'src/features/sharing/sharing.errors.test.js',
+  'src/features/sharing/sharing.test.js',
   'src/features/tasks/task-json.test.js',
   'src/features/tasks/tasks.add.test.js',
   'src/features/tasks/tasks.batch.test.js',
@@ -61,13 +66,25 @@ const SECOND_PASS = [
   'src/storage/store-rate-limiter.test.js',
   'src/web/account.routes.test.js',
   'src/web/apps.routes.test.js',
+  'src/web/collaborators.routes.test.js',
+  'src/web/export.routes.test.js',
+  'src/web/notes/notes.routes.test.js',
+  'src/web/organize/organize.routes.test.js',
   'src/web/reset.routes.test.js',
+  'src/web/tasks/task-editor.routes.test.js',
+  'src/web/tasks/tasks.routes.test.js',
   'src/web/visitor.routes.test.js',
   'test/e2e/cli.e2e.test.js',
+  'test/e2e/collab.e2e.test.js',
+  'test/e2e/import-files.e2e.test.js',
   'test/e2e/import-v3.e2e.test.js',
   'test/e2e/serve.e2e.test.js',
   'test/fuzz/fuzz.test.js',
   'test/sync/documents-sync.test.js',
+  'test/sync/sharing-sync.test.js',
+  'test/web/collaborators.browser.test.js',
+  'test/web/organize.browser.test.js',
+  'test/web/tasks.browser.test.js',
   'test/web/web.browser.test.js',
   'test/sync/stamps.property.test.js',
   'test/sync/tasks-sync.test.js',
@@ -84,14 +101,34 @@ function find(dir) {
   });
 }
 
-function run(files, env) {
+/**
+ * The files that take longest (processes started, browsers, fuzzing, whole-database contracts)
+ * go first: node:test starts files in the order given, and a long file started last runs alone
+ * while the other slot is idle.
+ */
+const SLOW_FIRST = ['test/e2e/', 'test/web/', 'test/fuzz/', 'test/crashloop/', 'test/sync/', 'src/storage/', 'src/oauth/'];
+function slowness(f) {
+  const i = SLOW_FIRST.findIndex((prefix) => relative(dist, f).startsWith(prefix));
+  return i === -1 ? SLOW_FIRST.length : i;
+}
+
+/**
+ * Runs `files` with node:test. `reportTo` names a file for the report instead of the terminal,
+ * for a pass that runs beside another one (its report is printed when both have ended).
+ */
+function run(files, env, reportTo) {
   const concurrency = Math.max(2, availableParallelism());
-  const result = spawnSync(
-    process.execPath,
-    ['--enable-source-maps', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
-    { stdio: 'inherit', cwd: root, env: { ...process.env, ...env } },
-  );
-  return result.status ?? 1;
+  const ordered = [...files].sort((a, b) => slowness(a) - slowness(b) || a.localeCompare(b));
+  const reporter = reportTo ? ['--test-reporter=spec', `--test-reporter-destination=${reportTo}`] : ['--test-reporter=spec'];
+  const child = spawn(process.execPath, ['--enable-source-maps', '--test', ...reporter, `--test-concurrency=${concurrency}`, ...ordered], {
+    stdio: 'inherit',
+    cwd: root,
+    env: { ...process.env, ...env },
+  });
+  return new Promise((resolve) => {
+    child.on('error', () => resolve(1));
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
 }
 
 async function reachable(url) {
@@ -129,8 +166,17 @@ const inCi = Boolean(process.env.CI);
 const secondPass = files.filter((f) => SECOND_PASS.includes(relative(dist, f)));
 const leftOut = files.filter((f) => !secondPass.includes(f) && readFileSync(f, 'utf8').includes('testContext('));
 
-const sqlite = run(files, { TEST_STORE: 'sqlite' });
-let postgres = 0;
+// The two passes run side by side: much of a test's time is spent waiting (on fsync, on
+// PostgreSQL, on child processes), so the second pass fills the first one's idle time. The
+// PostgreSQL pass's report is written to a file and printed after the SQLite pass's.
+let postgresRun = Promise.resolve(0);
+let postgresReport;
+if (pgUrl && secondPass.length > 0) {
+  postgresReport = join(mkdtempSync(join(tmpdir(), 'tickler-test-')), 'postgres.txt');
+  postgresRun = run(secondPass, { TEST_STORE: 'postgres' }, postgresReport);
+}
+const sqlite = await run(files, { TEST_STORE: 'sqlite' });
+let postgres = await postgresRun;
 if (!pgUrl) {
   console.log('\nPostgreSQL part skipped: TEST_DATABASE_URL is not set (.ci/run sets it; see README, Development).');
   if (inCi) {
@@ -139,7 +185,10 @@ if (!pgUrl) {
   }
 } else {
   console.log(`\nSecond pass on PostgreSQL: ${secondPass.length} test files (scripts/test.mjs, SECOND_PASS)`);
-  postgres = secondPass.length > 0 ? run(secondPass, { TEST_STORE: 'postgres' }) : 0;
+  if (postgresReport) {
+    process.stdout.write(readFileSync(postgresReport, 'utf8'));
+    rmSync(join(postgresReport, '..'), { recursive: true, force: true });
+  }
 }
 for (const f of leftOut) console.error(`not run on PostgreSQL, though it uses the test harness: ${relative(dist, f)} (add it to SECOND_PASS in scripts/test.mjs)`);
 process.exit(sqlite || postgres || (inCi && leftOut.length > 0 ? 1 : 0));

@@ -45,7 +45,7 @@ export interface ContextOptions extends BuildOptions {
 
 export async function testContext(env: Record<string, string> = {}, { database: choice, ...options }: ContextOptions = {}): Promise<TestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'tickler-test-'));
-  const database = await freshDatabase(dir, choice);
+  const database = await freshDatabase(dir, choice, { migrated: true });
   // The production default LOG_LEVEL (info: a line per request), so that the logging path is the
   // one tested; the lines go to a stream that discards them unless the test passes its own.
   const config = loadConfig({ DATABASE_URL: database.url, ...database.env, ...env });

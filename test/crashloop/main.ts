@@ -13,6 +13,7 @@
 import { parseArgs } from 'node:util';
 import type { DatabaseChoice } from '../database.js';
 import { crashLoop, type CrashFigures } from './engine.js';
+import { wholeSetting } from '../settings.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -24,16 +25,7 @@ const { values: args } = parseArgs({
   },
 });
 
-function setting(arg: string | undefined, env: string, fallback: number): number {
-  const text = arg ?? process.env[env];
-  if (text === undefined || text === '') return fallback;
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 0) {
-    console.error(`crashloop: ${env} must be a whole number, not ${JSON.stringify(text)}`);
-    process.exit(2);
-  }
-  return n;
-}
+const setting = (arg: string | undefined, env: string, fallback: number): number => wholeSetting('crashloop', arg, env, fallback);
 
 const seed = setting(args.seed, 'CRASHLOOP_SEED', Math.floor(Math.random() * 2 ** 31));
 const seconds = setting(args.seconds, 'CRASHLOOP_SECONDS', 1_200);

@@ -49,6 +49,7 @@ describe('fuzzer: its parts', () => {
     assert.equal(judge({ ...ok, contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg"/>' }), undefined);
     assert.match(judge({ ...ok, contentType: 'image/svg+xml', body: '<svg>' }) ?? '', /not well-formed/);
     assert.equal(judge({ ...ok, contentType: 'image/png', body: '\x89PNG' }), undefined);
+    assert.equal(judge({ ...ok, contentType: 'text/javascript; charset=utf-8', body: 'export {};' }), undefined);
     assert.match(judge({ ...ok, contentType: 'application/octet-stream', body: 'x' }) ?? '', /unexpected type/);
   });
 

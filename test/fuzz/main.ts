@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import type { DatabaseChoice } from '../database.js';
 import { fuzzInProcess, type FuzzFigures } from './engine.js';
 import { fuzzOverSockets, type SocketFigures } from './socket.js';
+import { wholeSetting } from '../settings.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -29,16 +30,7 @@ const { values: args } = parseArgs({
   },
 });
 
-function setting(arg: string | undefined, env: string, fallback: number): number {
-  const text = arg ?? process.env[env];
-  if (text === undefined || text === '') return fallback;
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 0) {
-    console.error(`fuzz: ${env} must be a whole number, not ${JSON.stringify(text)}`);
-    process.exit(2);
-  }
-  return n;
-}
+const setting = (arg: string | undefined, env: string, fallback: number): number => wholeSetting('fuzz', arg, env, fallback);
 
 const seed = setting(args.seed, 'FUZZ_SEED', Math.floor(Math.random() * 2 ** 31));
 const requests = setting(args.requests, 'FUZZ_REQUESTS', 100_000);

@@ -1,4 +1,6 @@
+import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLValidator } from 'fast-xml-parser';
+import ICAL from 'ical.js';
 
 /**
  * What an answer must never show: a stack frame, a file path, an exception's class, a database's
@@ -56,6 +58,22 @@ export function judge(a: Answer): string | undefined {
     // The favicon: an image, but XML all the same.
     const valid = XMLValidator.validate(a.body);
     if (valid !== true) return `the SVG answer is not well-formed (${valid.err.msg})`;
+  } else if (type.startsWith('text/javascript')) {
+    // The to-do pages' script (src/web/client/): served as compiled, the same bytes whatever is asked.
+    return undefined;
+  } else if (type.startsWith('text/csv')) {
+    // The account page's task download (web/export.routes.ts).
+    try {
+      parseCsv(a.body);
+    } catch (err) {
+      return `the CSV answer does not parse (${(err as Error).message}): ${JSON.stringify(a.body.slice(0, 200))}`;
+    }
+  } else if (type.startsWith('text/calendar')) {
+    try {
+      ICAL.parse(a.body);
+    } catch (err) {
+      return `the iCalendar answer does not parse (${(err as Error).message}): ${JSON.stringify(a.body.slice(0, 200))}`;
+    }
   } else if (!type.startsWith('text/html') && !IMAGES.some((t) => type.startsWith(t))) {
     return `an answer of an unexpected type ${JSON.stringify(type)}: ${JSON.stringify(a.body.slice(0, 200))}`;
   }

@@ -19,7 +19,9 @@ export type Secret =
   | 'csrf'
   | 'email'
   | 'password'
-  | 'userid';
+  | 'userid'
+  /** A collaborator of the account, holding a copy of its task 1 (when its pro allows sharing). */
+  | 'partner';
 
 /** A credential of the running fuzz session, filled in when the request is sent. */
 export class SecretRef {
@@ -126,6 +128,28 @@ const scopeText = fc.oneof(
   hostileText,
 );
 
+/** share.php's list of user ids: the other account's, its own, unknown ones, not a list. */
+const userIds = fc.oneof(secret('partner'), secret('userid'), text('[]', '["nobody"]', '[1,2]', '[{"a":1}]', 'nobody', '[' + '"x",'.repeat(60) + '"x"]'), typed(anyValue), hostileText);
+
+/** Saved searches as search_add and search_edit read them: rules good and bad, ids, anything. */
+const searchRule = fc.record({
+  field: fc.constantFrom('title', 'tag', 'folder', 'priority', 'duedate', 'checked', 'star', 'colour', ''),
+  type: fc.constantFrom('contains', 'is', 'is not', 'before', 'after', 'yes', 'greater than', 'nope'),
+  value: fc.oneof(fc.string({ maxLength: 10 }), text('2026-03-10', '12', '-1', 'x'.repeat(300)), anyValue),
+});
+const searchesParam = fc.oneof(
+  fc
+    .array(
+      fc.oneof(
+        fc.record({ id: idLike, name: textLike, bool: fc.constantFrom('All', 'Any', 'any', 'Some'), search: fc.dictionary(fc.constantFrom('root', '1', '2', 'x'), fc.array(searchRule, { maxLength: 3 })) }, { requiredKeys: [] }),
+        anyValue,
+      ),
+      { maxLength: 4 },
+    )
+    .map((xs) => JSON.stringify(xs)),
+  hostileText,
+);
+
 const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials', 'password', 'implicit', '', 'AUTHORIZATION_CODE'];
 
 /** Every parameter an endpoint reads, with values drawn for it. */
@@ -173,6 +197,13 @@ const CATALOGUE: Readonly<Record<string, fc.Arbitrary<ParamValue>>> = {
   password: fc.oneof(secret('password'), hostileText),
   account: fc.oneof(secret('userid'), hostileText),
   _csrf: fc.oneof(secret('csrf'), hostileText),
+  share: userIds,
+  assign: fc.oneof(secret('partner'), secret('userid'), text('nobody'), hostileText, typed(anyValue)),
+  invite: fc.oneof(secret('partner'), secret('userid'), secret('email'), text('nobody@example.org'), hostileText),
+  reassignable: fc.oneof(typed(small(3)), hostileText),
+  sharable: fc.oneof(typed(small(3)), hostileText),
+  searches: searchesParam,
+  search: fc.oneof(typed(idLike), numberText),
 };
 
 const PARAM_NAMES = Object.keys(CATALOGUE);
@@ -183,6 +214,10 @@ const PARAM_NAMES = Object.keys(CATALOGUE);
  * A route no family matches (a new one) draws from the whole catalogue, which still covers it.
  */
 const FAMILIES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
+  [/\/3\/tasks\/(share|reassign)\.php$/, ['id', 'id', 'share', 'share', 'assign', 'assign', 'fields', 'f']],
+  [/\/3\/tasks\/search/, ['searches', 'searches', 'searches', 'f']],
+  [/\/3\/account\/(collaborators|invitations)/, ['invite', 'invite', 'id', 'id', 'reassignable', 'sharable', 'f']],
+  [/\/3\/tasks\/get\.php$/, ['search', 'fields', 'f', 'id', 'after', 'before', 'comp', 'start', 'num']],
   [/\/3\/tasks\//, ['tasks', 'tasks', 'tasks', 'tasks', 'fields', 'f', 'id', 'after', 'before', 'modafter', 'modbefore', 'comp', 'start', 'num', 'reschedule']],
   [/\/3\/(folders|contexts|goals|locations)\//, ['id', 'id', 'id', 'name', 'name', 'name', 'private', 'archived', 'level', 'contributes', 'note', 'description', 'lat', 'lon', 'f']],
   [/\/token\.php$/, ['grant_type', 'grant_type', 'code', 'code', 'refresh_token', 'refresh_token', 'redirect_uri', 'scope', 'code_verifier', 'client_id', 'client_secret', 'vers', 'os', 'device', 'udid', 'f']],

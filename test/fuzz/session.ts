@@ -19,7 +19,7 @@ const SETUP_ADDRESS = '10.9.9.9';
 export async function newSession(ctx: TestContext, app: TestApp, n: number): Promise<Secrets> {
   const pro = (n % 3) as ProLevel;
   const account = await createAccount(ctx, { pro });
-  const token = (await authorize(ctx, account, app)).access_token;
+  const token = (await authorize(ctx, account, app, 'basic tasks write share')).access_token;
   const basicToken = (await authorize(ctx, account, app, 'basic')).access_token;
   const refreshToken = (await authorize(ctx, account, app)).refresh_token;
   const code = await issueCode(ctx, account, app);
@@ -49,6 +49,13 @@ export async function newSession(ctx: TestContext, app: TestApp, n: number): Pro
   const added = await api(ctx, token, '/3/tasks/add.php', { tasks: JSON.stringify(tasks) });
   if (added.statusCode !== 200) throw new Error(`fuzz session: seeding tasks answered ${added.statusCode}`);
   if (pro > 0) await api(ctx, token, '/3/tasks/add.php', { tasks: JSON.stringify([{ title: 'child', parent: 1 }, { title: 'child 2', parent: 2 }]) });
+  // A collaborator, and (where the account's pro allows sharing) task 1 shared with them: share,
+  // reassign and the edits of a joint task get past "not a collaborator".
+  const partner = await createAccount(ctx, { pro: 1 });
+  const partnerToken = (await authorize(ctx, partner, app, 'basic tasks write share')).access_token;
+  await api(ctx, token, '/3/account/collaborators_invite.php', { invite: partner.userid });
+  await api(ctx, partnerToken, '/3/account/collaborators_accept.php', { id: account.userid });
+  await api(ctx, token, '/3/tasks/share.php', { id: '1', share: JSON.stringify([partner.userid]) });
 
   return {
     token,
@@ -65,5 +72,6 @@ export async function newSession(ctx: TestContext, app: TestApp, n: number): Pro
     email: account.email,
     password: PASSWORD,
     userid: account.userid,
+    partner: partner.userid,
   };
 }

@@ -88,6 +88,8 @@ async function remoteSession(url: string, env: Record<string, string>): Promise<
     email,
     password: PASSWORD,
     userid,
+    // No collaborator here: the in-process slice covers sharing (session.ts).
+    partner: 'nobody',
   };
 }
 

@@ -76,6 +76,8 @@ export const pgDialect: Dialect = {
   // line breaks between them); the sorted subquery gives array_agg its order.
   jsonList: (columns, from, orderBy) =>
     `(SELECT coalesce(array_to_json(array_agg(x)), '[]'::json) FROM (SELECT ${columns.map(([k, e]) => `${e} AS "${k}"`).join(', ')} ${from} ORDER BY ${orderBy}) x)`,
+  jsonTextList: (expression, from, orderBy) =>
+    `(SELECT coalesce(array_to_json(array_agg(x.v)), '[]'::json) FROM (SELECT ${expression} AS v ${from} ORDER BY ${orderBy}) x)`,
   jsonNumberOfText: (e) => `to_json(${e}::bigint)`,
   jsonText: (e) => `to_json(${e})`,
   // node-postgres parses json columns already.

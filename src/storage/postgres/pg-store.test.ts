@@ -11,6 +11,7 @@ import { oauthContract } from '../oauth.contract.js';
 import { documentsContract } from '../documents.contract.js';
 import { accountsAppsContract } from '../accounts-apps.contract.js';
 import { importsContract } from '../imports.contract.js';
+import { sharingContract } from '../sharing.contract.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
@@ -21,8 +22,8 @@ import { PostgresStore } from './pg-store.js';
 
 const base = testDatabaseUrl();
 
-async function openPostgres() {
-  const db = await freshSchema(base as string);
+async function openPostgres(options: { readonly empty?: boolean } = {}) {
+  const db = await freshSchema(base as string, options);
   const store = new PostgresStore({ url: db.url, poolSize: 3 });
   return {
     store,
@@ -119,6 +120,7 @@ if (base) {
   documentsContract('postgres', openPostgres);
   accountsAppsContract('postgres', openPostgres);
   importsContract('postgres', openPostgres);
+  sharingContract('postgres', openPostgres);
 
   describe('postgres store', () => {
     it('has the same tables, columns and migrations as the SQLite schema', async () => {
@@ -160,7 +162,7 @@ if (base) {
     });
 
     it('two stores migrating one schema at once apply each step once', async () => {
-      const db = await freshSchema(base);
+      const db = await freshSchema(base, { empty: true });
       const a = new PostgresStore({ url: db.url, poolSize: 2 });
       const b = new PostgresStore({ url: db.url, poolSize: 2 });
       try {

@@ -103,6 +103,7 @@ export const sqliteDialect: Dialect = {
   jsonBytes: (value) => value as Buffer,
   // json(): a subquery's value reaches the outer json_object as text unless marked JSON again.
   jsonList: (columns, from, orderBy) => `json((SELECT json_group_array(json_object(${columns.map(([k, e]) => `'${k}', ${e}`).join(', ')}) ORDER BY ${orderBy}) ${from}))`,
+  jsonTextList: (expression, from, orderBy) => `json((SELECT json_group_array(${expression} ORDER BY ${orderBy}) ${from}))`,
   jsonNumberOfText: (e) => `CAST(${e} AS INTEGER)`,
   jsonText: (e) => e,
   emptyJsonArray: `json('[]')`,

@@ -6,19 +6,23 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { newAccount } from '../../../test/factories.js';
+import { freshDatabase } from '../../../test/database.js';
 import { oauthContract } from '../oauth.contract.js';
 import { documentsContract } from '../documents.contract.js';
 import { accountsAppsContract } from '../accounts-apps.contract.js';
 import { importsContract } from '../imports.contract.js';
+import { sharingContract } from '../sharing.contract.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteStore } from './sqlite-store.js';
 
-async function openSqlite() {
+/** A store on a file of its own: a copy of one migrated for this process unless `empty`. */
+async function openSqlite(options: { readonly empty?: boolean } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'tickler-store-'));
-  const store = new SqliteStore({ path: join(dir, 't.db'), synchronous: 'FULL' });
+  await freshDatabase(dir, { kind: 'sqlite' }, { migrated: !options.empty });
+  const store = new SqliteStore({ path: join(dir, 'tickler.db'), synchronous: 'FULL' });
   return {
     store,
     async cleanup() {
@@ -35,6 +39,7 @@ oauthContract('sqlite', openSqlite);
 documentsContract('sqlite', openSqlite);
 accountsAppsContract('sqlite', openSqlite);
 importsContract('sqlite', openSqlite);
+sharingContract('sqlite', openSqlite);
 
 const VERSIONS = MIGRATIONS.map((m) => m.version);
 
