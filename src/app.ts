@@ -6,6 +6,7 @@ import { accountRoutes } from './features/account/account.routes.js';
 import { documentRoutes } from './features/documents/documents.routes.js';
 import { organizerRoutes } from './features/organizers/organizers.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
+import { sharingRoutes } from './features/sharing/sharing.routes.js';
 import { registerBodyParsers } from './http/body-parsers.js';
 import { frameworkError, registerErrorHandling } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
@@ -17,8 +18,13 @@ import { tokenRoutes } from './oauth/token.routes.js';
 import { accountRoutes as webAccountRoutes } from './web/account.routes.js';
 import { adminRoutes } from './web/admin.routes.js';
 import { appsRoutes } from './web/apps.routes.js';
+import { collaboratorsRoutes } from './web/collaborators.routes.js';
 import { cookieNames, cookieOptions } from './web/cookies.js';
+import { exportRoutes } from './web/export.routes.js';
 import { siteOf } from './web/html.js';
+import { taskRoutes as webTaskRoutes } from './web/tasks/tasks.routes.js';
+import { notesRoutes } from './web/notes/notes.routes.js';
+import { organizeRoutes } from './web/organize/organize.routes.js';
 import { visitorRoutes } from './web/visitor.routes.js';
 import { Web } from './web/web-kit.js';
 
@@ -62,6 +68,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     organizerRoutes(api, deps);
     documentRoutes(api, deps);
     taskRoutes(api, deps);
+    sharingRoutes(api, deps);
     tokenRoutes(api, deps);
     revokeRoutes(api, deps);
   });
@@ -78,8 +85,13 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     authorizeRoutes(web);
     visitorRoutes(web);
     webAccountRoutes(web);
+    collaboratorsRoutes(web);
+    exportRoutes(web);
     appsRoutes(web);
     adminRoutes(web);
+    webTaskRoutes(web);
+    organizeRoutes(web);
+    notesRoutes(web);
   });
   return app;
 }

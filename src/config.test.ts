@@ -50,6 +50,7 @@ describe('loadConfig defaults', () => {
       registration: 'closed',
       smtpUrl: null,
       mailFrom: 'Tickler <noreply@127.0.0.1>',
+      sharingMinPro: 1,
     };
     assert.deepEqual(loadConfig({}), expected);
   });

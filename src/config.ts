@@ -78,6 +78,11 @@ export interface Config {
   readonly smtpUrl: string | null;
   /** The From of the e-mails sent. */
   readonly mailFrom: string;
+  /**
+   * The subscription level (account `pro`) an account needs to share, reassign and edit tasks
+   * shared by others (error 617; docs/sharing.md). 1 as the hosted service; 0 lets everyone.
+   */
+  readonly sharingMinPro: 0 | 1 | 2;
 }
 
 export class ConfigError extends Error {
@@ -121,6 +126,7 @@ export const DEFAULTS = {
   RATE_LIMIT_SIGNUP_PER_ADDRESS: '10/1h',
   RATE_LIMIT_RESET_PER_ACCOUNT: '3/1h',
   REGISTRATION: 'closed',
+  SHARING_MIN_PRO: '1',
 } as const;
 
 /** Settings without a default value: empty means "not set". */
@@ -294,6 +300,7 @@ export function loadConfig(env: Env): Config {
     registration: registration(env),
     smtpUrl: smtpUrl(env),
     mailFrom: mailFrom(env, pub),
+    sharingMinPro: int(env, 'SHARING_MIN_PRO', 0, 2) as 0 | 1 | 2,
   };
   return Object.freeze(config);
 }

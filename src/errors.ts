@@ -66,6 +66,8 @@ export const ERRORS = {
   615: 'Invalid collaborator',
   616: 'Unable to reassign or share task',
   617: 'This feature requires a subscription',
+  // Tickler's own, for saved searches (an addition: docs/sharing.md).
+  618: 'Invalid saved search',
   701: 'Your note must have a title',
   702: 'Only 50 notes can be added/edited/deleted at a time',
   703: 'Max notes reached',

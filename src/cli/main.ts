@@ -15,6 +15,7 @@ import { NoSuchAccount } from './import-command.js';
 import { args, print, required, UsageError, type Verb } from './kit.js';
 import { backupOrRestore, EXPORT_VERBS, IMPORT_VERBS } from './moving-commands.js';
 import { USER_VERBS } from './user-commands.js';
+import { COLLAB_VERBS } from './share-commands.js';
 
 const GROUPS: Readonly<Record<string, Readonly<Record<string, Verb>>>> = {
   user: USER_VERBS,
@@ -22,6 +23,7 @@ const GROUPS: Readonly<Record<string, Readonly<Record<string, Verb>>>> = {
   grant: GRANT_VERBS,
   import: IMPORT_VERBS,
   export: EXPORT_VERBS,
+  collab: COLLAB_VERBS,
 };
 
 function groupUsage(group: string): string {
@@ -43,6 +45,7 @@ ${groupUsage('grant')}
                                           replaces it
 ${groupUsage('import')}
 ${groupUsage('export')}
+${groupUsage('collab')}
   backup PATH                             copy the SQLite database while it is served (PostgreSQL:
                                           use pg_dump, docs/moving.md)
   restore PATH                            put a backup in place of the SQLite database (refused

@@ -85,6 +85,13 @@ describe('missingScope', () => {
     [['lists'], 'lists', undefined],
     [['lists', 'notes', 'outlines'], 'lists write', 'write'],
     [['notes', 'outlines', 'lists', 'write'], 'write', 'tasks'],
+    // Sharing: share to read collaborators; share with tasks write to share and reassign tasks.
+    [['share'], 'share', undefined],
+    [['basic', 'tasks', 'write'], 'share', 'share'],
+    [['share', 'tasks', 'write'], 'share write', undefined],
+    [['tasks', 'write'], 'share write', 'share'],
+    [['share', 'write'], 'share write', 'tasks'],
+    [['share', 'tasks'], 'share write', 'write'],
   ];
   for (const [granted, need, missing] of cases) {
     test(`${JSON.stringify(granted)} for ${need} → ${missing ?? 'nothing missing'}`, () => {

@@ -14,7 +14,7 @@ export type ResourceScope = 'tasks' | 'notes' | 'outlines' | 'lists';
  * What an endpoint needs: a resource's scope to read it, the same with ` write` to change it.
  * `write` alone means `tasks write` (tasks, folders, contexts, goals, locations).
  */
-export type RequiredScope = 'basic' | ResourceScope | 'write' | `${Exclude<ResourceScope, 'tasks'>} write`;
+export type RequiredScope = 'basic' | ResourceScope | 'write' | `${Exclude<ResourceScope, 'tasks'>} write` | 'share' | 'share write';
 
 /** RFC 6749 3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), separated by spaces. */
 const TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
@@ -36,6 +36,10 @@ export function grantedScopes(words: readonly string[]): ReadonlySet<KnownScope>
 /** The first scope word missing for `need`, or undefined when the grant covers it. */
 export function missingScope(granted: ReadonlySet<string>, need: RequiredScope): KnownScope | undefined {
   if (need === 'basic') return granted.has('basic') ? undefined : 'basic';
+  // Collaborators are read with `share`; sharing and reassigning tasks change tasks, so they need
+  // what changing a task needs as well (docs/sharing.md).
+  if (need === 'share') return granted.has('share') ? undefined : 'share';
+  if (need === 'share write') return granted.has('share') ? missingScope(granted, 'write') : 'share';
   const [first, second] = need.split(' ') as [string, string | undefined];
   // `write` changes what the resource's own scope lets a token read, never anything more.
   const resource = (first === 'write' ? 'tasks' : first) as ResourceScope;
@@ -60,7 +64,7 @@ export function describeScope(word: string): { text: string; known: boolean } {
     case 'lists':
       return { text: 'See your lists and their rows', known: true };
     case 'share':
-      return { text: 'See who you share with (this server has no sharing yet, so this grants nothing)', known: true };
+      return { text: 'See who you share with; with the permission to change tasks, share and hand over tasks', known: true };
     default:
       return { text: `“${word}”: not a permission this server knows; it grants nothing`, known: false };
   }

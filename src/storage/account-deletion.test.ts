@@ -110,7 +110,7 @@ describe('deleting an account removes every record of it', () => {
     const schema = await schemaOf(ctx);
     try {
       const fill = async () => {
-        const { account, token, app } = await signIn(ctx, { pro: 1, scope: 'basic tasks notes outlines lists write' });
+        const { account, token, app } = await signIn(ctx, { pro: 1, scope: 'basic tasks notes outlines lists write share' });
         await api(ctx, token, '/3/folders/add.php', { name: 'F' });
         await api(ctx, token, '/3/contexts/add.php', { name: 'C' });
         await api(ctx, token, '/3/goals/add.php', { name: 'G' });
@@ -139,7 +139,17 @@ describe('deleting an account removes every record of it', () => {
         const user = await createAccount(ctx);
         const ownApp = { client: own.client, clientId: own.client.clientId, clientSecret: own.clientSecret, redirectUri: 'https://owned.example/cb', basic: `Basic ${Buffer.from(`${own.client.clientId}:${own.clientSecret}`).toString('base64')}` };
         const userToken = (await authorize(ctx, user, ownApp)).access_token;
-        return { account, token, own, user, userToken };
+        // Sharing (docs/sharing.md): a collaborator, a joint task both hold, a task the collaborator
+        // reassigned to the account (its addedby), and a saved search.
+        const partner = await createAccount(ctx, { pro: 1 });
+        const partnerToken = (await authorize(ctx, partner, app, 'basic tasks write share')).access_token;
+        await api(ctx, token, '/3/account/collaborators_invite.php', { invite: partner.userid });
+        await api(ctx, partnerToken, '/3/account/collaborators_accept.php', { id: account.userid });
+        assert.equal((await api(ctx, token, '/3/tasks/share.php', { id: String(added[0]?.id), share: JSON.stringify([partner.userid]) })).statusCode, 200);
+        const [given] = (await api(ctx, partnerToken, '/3/tasks/add.php', { tasks: JSON.stringify([{ title: 'Given' }]) })).json<Array<{ id: number }>>();
+        await api(ctx, partnerToken, '/3/tasks/reassign.php', { id: String(given?.id), assign: account.userid });
+        await api(ctx, token, '/3/tasks/search_add.php', { searches: JSON.stringify([{ name: 'S', search: { root: [{ field: 'star', type: 'yes' }] } }]) });
+        return { account, token, own, user, userToken, partner, partnerToken };
       };
       const doomed = await fill();
       const kept = await fill();
@@ -156,6 +166,10 @@ describe('deleting an account removes every record of it', () => {
       assert.equal((await api(ctx, doomed.token, '/3/account/get.php')).statusCode, 401);
       assert.ok(await ctx.deps.store.read.accounts.get(doomed.user.pk), 'the other user stays');
       assert.equal(await deleteAccount(ctx.deps, doomed.account.pk), false);
+      // The partner keeps its copy of the joint task, no longer shared, and no collaborator.
+      const [, ...partnerTasks] = (await api(ctx, doomed.partnerToken, '/3/tasks/get.php', { fields: 'shared' })).json<Array<{ title: string; shared: number }>>();
+      assert.deepEqual(partnerTasks.map((t) => [t.title, t.shared]), [['Kept', 0]]);
+      assert.deepEqual((await api(ctx, doomed.partnerToken, '/3/account/collaborators.php')).json(), []);
     } finally {
       await schema.close();
     }

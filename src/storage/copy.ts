@@ -35,6 +35,11 @@ export const COPIED_TABLES = [
   'task_attachments',
   'import_map',
   'import_runs',
+  'collaborators',
+  'shares',
+  'task_shares',
+  'task_added_by',
+  'saved_searches',
 ] as const;
 
 export interface TableDump {

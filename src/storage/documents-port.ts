@@ -145,6 +145,8 @@ export interface DocumentsRepo {
   touchList(userPk: number, id: string, stamp: number): Promise<void>;
   /** Whether any note of the account is filed in the folder. */
   hasFolder(userPk: number, folder: number): Promise<boolean>;
+  /** How many notes are filed in each folder: folder id → count, folder 0 and empty folders absent. */
+  countByFolder(userPk: number): Promise<Map<number, number>>;
   /** Files the folder's notes under no folder, as an edit stamped `stamp`; returns how many. */
   clearFolder(userPk: number, folder: number, stamp: number): Promise<number>;
 }

@@ -165,7 +165,10 @@ export function documentsContract(label: string, open: OpenStore): void {
       assert.deepEqual([l?.modified, l?.version], [999, 1]);
       assert.equal(await read().documents.hasFolder(a, 7), true);
       assert.equal(await read().documents.hasFolder(a, 9), false);
+      assert.deepEqual(await read().documents.countByFolder(a), new Map([[7, 2], [8, 1]]));
+      assert.deepEqual(await read().documents.countByFolder(b), new Map([[7, 1]]));
       assert.equal(await tx((r) => r.documents.clearFolder(a, 7, 1234)), 2);
+      assert.deepEqual(await read().documents.countByFolder(a), new Map([[8, 1]]));
       assert.deepEqual((await read().documents.page(a, 'note', { start: 0, num: 9 })).items.map((n) => [n.folder, n.modified]), [[0, 1234], [0, 1234], [8, 200]]);
       assert.equal((await read().documents.get(b, 'note', 1))?.folder, 7);
     });

@@ -81,7 +81,12 @@ function isUnique(what: string): (err: unknown) => boolean {
 }
 
 /** Opens a fresh, empty database for one test; cleanup closes and removes it. */
-export type OpenStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
+/**
+ * Opens a store on a database for one test. The database may have served an earlier test of the
+ * file and been emptied (the test harness reuses PostgreSQL schemas); `empty` asks for one that
+ * nothing has touched, not even a migration.
+ */
+export type OpenStore = (options?: { readonly empty?: boolean }) => Promise<{ store: Store; cleanup: () => Promise<void> }>;
 
 export function storeContract(label: string, open: OpenStore): void {
   describe(`storage contract: ${label}`, () => {
@@ -125,6 +130,15 @@ export function storeContract(label: string, open: OpenStore): void {
     }
 
     describe('migrations', () => {
+      // On a database nothing has touched, as a new server's.
+      beforeEach(async () => {
+        await cleanup?.();
+        const opened = await open({ empty: true });
+        store = opened.store;
+        cleanup = opened.cleanup;
+        firstMigration = await store.migrate();
+      });
+
       it('the first migrate() applies every version and leaves nothing pending', async () => {
         assert.ok(firstMigration.applied.length > 0, 'a fresh database needs at least one step');
         assert.deepEqual(firstMigration.pending, []);

@@ -14,11 +14,13 @@ import type { Clock } from '../lib/clock.js';
 import type { AttachmentsRepo, DocumentsRepo } from './documents-port.js';
 import type { ImportsRepo } from './imports-port.js';
 import type { OrganizersRepo } from './organizers-port.js';
+import type { SharingRepo } from './sharing-port.js';
 import type { TasksRepo } from './tasks-port.js';
 
 export type * from './documents-port.js';
 export type * from './imports-port.js';
 export type * from './organizers-port.js';
+export type * from './sharing-port.js';
 export type * from './tasks-port.js';
 
 export const STAMP_NAMES = [
@@ -393,6 +395,7 @@ export interface Repos {
   readonly documents: DocumentsRepo;
   readonly attachments: AttachmentsRepo;
   readonly imports: ImportsRepo;
+  readonly sharing: SharingRepo;
 }
 
 /** Fixed-window event counters shared by every instance of the server (rate limits). */

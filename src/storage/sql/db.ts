@@ -75,6 +75,11 @@ export interface Dialect {
    * when there are none. For the nested lists of a jsonRecords column.
    */
   jsonList(columns: ReadonlyArray<readonly [string, string]>, from: string, orderBy: string): string;
+  /**
+   * An expression giving a JSON array of the text values of `expression` over the rows of `from`
+   * (a FROM … WHERE tail), ordered by `orderBy`; `[]` when there are none.
+   */
+  jsonTextList(expression: string, from: string, orderBy: string): string;
   /** A JSON number from a text column holding digits (a note's id kept as text). */
   jsonNumberOfText(text: string): string;
   /** A JSON string from a text column. */

@@ -222,6 +222,12 @@ export class SqlDocuments implements DocumentsRepo {
     return (await this.db.get('SELECT 1 AS x FROM notes WHERE user_pk = ? AND folder = ? LIMIT 1', userPk, folder)) !== undefined;
   }
 
+  async countByFolder(userPk: number): Promise<Map<number, number>> {
+    const rows = await this.db.all<{ folder: number; n: number | string }>('SELECT folder, COUNT(*) AS n FROM notes WHERE user_pk = ? AND folder <> 0 GROUP BY folder', userPk);
+    // PostgreSQL answers COUNT(*) as a bigint, which pg hands over as text.
+    return new Map(rows.map((r) => [Number(r.folder), Number(r.n)]));
+  }
+
   async clearFolder(userPk: number, folder: number, stamp: number): Promise<number> {
     return this.db.run('UPDATE notes SET folder = 0, modified = ? WHERE user_pk = ? AND folder = ?', stamp, userPk, folder);
   }

@@ -10,6 +10,7 @@ import { SqlImports } from './imports.js';
 import { SqlOAuth } from './oauth.js';
 import { SqlOrganizers } from './organizers.js';
 import { SqlSessions } from './sessions.js';
+import { SqlSharing } from './sharing.js';
 import { SqlTasks } from './tasks.js';
 
 /**
@@ -30,5 +31,6 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     documents: new SqlDocuments(db),
     attachments: new SqlAttachments(db),
     imports: new SqlImports(db),
+    sharing: new SqlSharing(db),
   };
 }

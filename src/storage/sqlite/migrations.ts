@@ -496,4 +496,60 @@ ALTER TABLE accounts ADD COLUMN task_count INTEGER NOT NULL DEFAULT 0;
 UPDATE accounts SET task_count = (SELECT count(*) FROM tasks WHERE tasks.user_pk = accounts.pk);
 `,
   },
+  {
+    version: 11,
+    name: 'collaborators, joint tasks, reassigned tasks, saved searches',
+    sql: `
+-- Two rows per pair of accounts, one per side: the side's state (it sent the invitation, received
+-- it, or both accepted) and what the side lets the other do: reassign tasks to it, share with it.
+CREATE TABLE collaborators (
+  user_pk        INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  other_pk       INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  state          TEXT    NOT NULL CHECK (state IN ('sent', 'received', 'accepted')),
+  allow_reassign INTEGER NOT NULL CHECK (allow_reassign IN (0, 1)),
+  allow_share    INTEGER NOT NULL CHECK (allow_share IN (0, 1)),
+  created_at     INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, other_pk),
+  CHECK (user_pk <> other_pk)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX collaborators_by_other ON collaborators (other_pk);
+
+-- A joint task: one copy per participant, in each one's own account (docs/decisions/0015). The
+-- share belongs to the owner's copy; deleting that copy, or the owner, ends the share.
+CREATE TABLE shares (
+  pk      INTEGER PRIMARY KEY,
+  user_pk INTEGER NOT NULL,
+  task_id INTEGER NOT NULL,
+  UNIQUE (user_pk, task_id),
+  FOREIGN KEY (user_pk, task_id) REFERENCES tasks(user_pk, id) ON DELETE CASCADE
+) STRICT;
+CREATE TABLE task_shares (
+  user_pk  INTEGER NOT NULL,
+  task_id  INTEGER NOT NULL,
+  share_pk INTEGER NOT NULL REFERENCES shares(pk) ON DELETE CASCADE,
+  PRIMARY KEY (user_pk, task_id),
+  FOREIGN KEY (user_pk, task_id) REFERENCES tasks(user_pk, id) ON DELETE CASCADE
+) STRICT, WITHOUT ROWID;
+CREATE INDEX task_shares_by_share ON task_shares (share_pk);
+
+-- Who reassigned a task to its account (the task's addedby).
+CREATE TABLE task_added_by (
+  user_pk INTEGER NOT NULL,
+  task_id INTEGER NOT NULL,
+  by_pk   INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  PRIMARY KEY (user_pk, task_id),
+  FOREIGN KEY (user_pk, task_id) REFERENCES tasks(user_pk, id) ON DELETE CASCADE
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE saved_searches (
+  id       INTEGER PRIMARY KEY,
+  user_pk  INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  name     TEXT    NOT NULL,
+  bool     TEXT    NOT NULL CHECK (bool IN ('All', 'Any')),
+  rules    TEXT    NOT NULL,
+  modified INTEGER NOT NULL
+) STRICT;
+CREATE INDEX saved_searches_by_user ON saved_searches (user_pk, id);
+`,
+  },
 ];
