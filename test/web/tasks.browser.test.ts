@@ -191,24 +191,30 @@ describe('the to-do pages in a real browser', { skip: skipWithoutChromium() }, (
         assert.notEqual(second, first);
         await page.keyboard.press('s');
         await page.waitForSelector(`text=Starred “${second}”`);
+        // The notice shows while the page still loads; its script (keys, focus) runs by the load event.
+        await page.waitForLoadState('load');
         assert.equal(await page.evaluate('document.activeElement.textContent'), second, 'the focus comes back to the task');
         await page.keyboard.press('x');
         // The completion's own notice: “Starred …” above already holds the title in quotes.
         await page.locator('div.notice[role=status]', { hasText: new RegExp(`^\\s*(Completed “${escapeRegExp(second)}”|“${escapeRegExp(second)}” repeats)`) }).waitFor();
+        await page.waitForLoadState('load');
         assert.ok((await all({ comp: '1' })).some((t) => t.title === second) || (await all()).some((t) => t.title === second && t['repeat'] !== ''), `x completed ${second}`);
         await page.keyboard.press('n');
         await page.keyboard.type('Typed with keys only @errands');
         await page.keyboard.press('Enter');
         await page.waitForSelector('text=Added “Typed with keys only”');
+        await page.waitForLoadState('load');
 
         // Delete with undo (the bulk form, also at 390 px).
         await page.getByRole('checkbox', { name: 'Select “Typed with keys only”' }).check();
         await page.click('button[name=action][value=delete]');
         await page.waitForSelector('text=Deleted “Typed with keys only”');
+        await page.waitForLoadState('load');
         assert.equal((await all()).some((t) => t.title === 'Typed with keys only'), false);
         await check('tasks-undo');
         await page.keyboard.press('u');
         await page.waitForSelector('text=The task is back.');
+        await page.waitForLoadState('load');
         assert.equal((await all()).some((t) => t.title === 'Typed with keys only'), true);
 
         // An edit made through the API appears on the open page within seconds, without a reload.
