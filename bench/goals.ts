@@ -2,7 +2,7 @@
  * The speed goals (docs/decisions/0007-http-performance.md), each computed from the medians of
  * one run beside its baseline of the same run, on SQLite and, when it ran, on PostgreSQL.
  */
-import { ACCOUNT_BARE, ACCOUNT_GET, ADD_50, ADD_RAW, AFTER_BIG, AFTER_SMALL, ON_POSTGRES, SCENARIOS, TASKS_1000, TASKS_1000_XML } from './scenarios.js';
+import { ACCOUNT_BARE, ACCOUNT_GET, ADD_50, ADD_RAW, AFTER_BIG, AFTER_SMALL, NOTES_ADD_50, ON_POSTGRES, SCENARIOS, TASKS_1000, TASKS_1000_XML } from './scenarios.js';
 
 export interface Median {
   readonly rps: number;
@@ -49,6 +49,8 @@ export function goalRows(med: (name: string) => Median | undefined, tasksBody: s
     const raw = at(ADD_RAW);
     if (add && raw) row('tasks/add, 50 per call ÷ the driver writing the same 50 rows, as durable (calls/s)', database, add.rps / raw.rps, '≥ 0.6', (v) => v >= 0.6);
     if (add) row('tasks/add, 50 per call: statements (PostgreSQL: round trips) per call', database, add.statements, 'constant, ≤ 12', (v) => v <= 12, 1);
+    const notes = at(NOTES_ADD_50);
+    if (notes) row('notes/add, 50 per call: statements (PostgreSQL: round trips) per call', database, notes.statements, 'constant, ≤ 12', (v) => v <= 12, 1);
     const big = at(AFTER_BIG);
     const small = at(AFTER_SMALL);
     if (big && small) row('after= fetch at 80,000 tasks ÷ at 100 tasks (server CPU)', database, big.cpu / small.cpu, '≤ 1.1', (v) => v <= 1.1);

@@ -132,6 +132,8 @@ export interface DocumentsRepo {
   /** Records of the kind in the account (rows: in `list`). */
   count(userPk: number, kind: DocumentKind, list?: string): Promise<number>;
   insert<K extends DocumentKind>(userPk: number, kind: K, record: DocumentTypes[K]): Promise<void>;
+  /** insert() of many records of one kind, in a few multi-row statements (same rules, same result). */
+  insertMany<K extends DocumentKind>(userPk: number, kind: K, records: ReadonlyArray<DocumentTypes[K]>): Promise<void>;
   /** Writes every field of the record with this id (the caller has merged its changes). */
   update<K extends DocumentKind>(userPk: number, kind: K, record: DocumentTypes[K]): Promise<void>;
   /**

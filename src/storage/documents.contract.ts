@@ -84,6 +84,29 @@ export function documentsContract(label: string, open: OpenStore): void {
       assert.equal(await read().documents.get(b, 'list', hex(1)), null);
     });
 
+    it('insertMany stores each record as insert does, in statements of any size (0, 1, 71 records), for every kind', async () => {
+      const l = list(hex(1));
+      const notes = Array.from({ length: 71 }, (_, i) => note(i + 1, { title: `N${i}`, folder: i % 3 }));
+      const rows = Array.from({ length: 71 }, (_, i) => row(hex(100 + i), l.id, { ref: `r${i}`, cells: { c1: `item ${i}` } }));
+      const outlines = [outline(hex(2)), outline(hex(3), { ref: 'other', nodes: { count: 0, updated_at: 0, children: [] } })];
+      await tx(async (r) => {
+        await r.documents.insertMany(a, 'note', []);
+        await r.documents.insertMany(a, 'list', [l]);
+        await r.documents.insertMany(a, 'note', notes);
+        await r.documents.insertMany(a, 'outline', outlines);
+        await r.documents.insertMany(a, 'row', rows);
+        await r.documents.insertMany(b, 'note', [note(1, { title: 'B' })]);
+      });
+      assert.deepEqual((await read().documents.page(a, 'note', { start: 0, num: 1000 })).items, notes);
+      assert.deepEqual((await read().documents.page(a, 'outline', { start: 0, num: 1000 })).items, outlines);
+      assert.deepEqual((await read().documents.page(a, 'row', { list: l.id, start: 0, num: 1000 })).items, rows);
+      assert.equal((await read().documents.get(a, 'list', l.id))?.rows, 71);
+      assert.deepEqual(await read().documents.get(b, 'note', 1), note(1, { title: 'B' }));
+      // One statement: a duplicate id anywhere in a block refuses the whole block.
+      await assert.rejects(tx((r) => r.documents.insertMany(a, 'note', [note(200), note(201), note(5)])));
+      assert.equal(await read().documents.get(a, 'note', 200), null);
+    });
+
     it('note ids come from the account counter, per account', async () => {
       assert.equal(await tx((r) => r.accounts.allocateIds(a, 'note', 2)), 1);
       assert.equal(await tx((r) => r.accounts.allocateIds(a, 'note', 1)), 3);

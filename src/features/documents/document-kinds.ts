@@ -150,13 +150,15 @@ const LISTS: DocumentSpec = {
   },
   // Cells of removed columns go, and values a changed column no longer allows are emptied: each
   // row that changes is an edit of it (new version, the call's stamp).
-  async afterWrite({ tx, userPk }, next, stored, stamp) {
-    const list = next as List;
-    if (!stored || JSON.stringify((stored as List).cols) === JSON.stringify(list.cols)) return;
-    const { items } = await tx.documents.page(userPk, 'row', { list: list.id, start: 0, num: Number.MAX_SAFE_INTEGER });
-    for (const row of items) {
-      const cells = refitCells(row.cells, list.cols);
-      if (JSON.stringify(cells) !== JSON.stringify(row.cells)) await tx.documents.update(userPk, 'row', { ...row, cells, version: row.version + 1, modified: stamp });
+  async afterWrite({ tx, userPk }, changes, stamp) {
+    for (const { next, stored } of changes) {
+      const list = next as List;
+      if (!stored || JSON.stringify((stored as List).cols) === JSON.stringify(list.cols)) continue;
+      const { items } = await tx.documents.page(userPk, 'row', { list: list.id, start: 0, num: Number.MAX_SAFE_INTEGER });
+      for (const row of items) {
+        const cells = refitCells(row.cells, list.cols);
+        if (JSON.stringify(cells) !== JSON.stringify(row.cells)) await tx.documents.update(userPk, 'row', { ...row, cells, version: row.version + 1, modified: stamp });
+      }
     }
   },
 };
@@ -208,7 +210,9 @@ const ROWS: DocumentSpec = {
   },
   // Any change to a list's rows (add, edit; delete too, in the service) moves the list's modified,
   // not its version: lists/get after= then names the lists whose rows to fetch (docs/sync.md).
-  afterWrite: async ({ tx, userPk }, next, _stored, stamp) => tx.documents.touchList(userPk, (next as ListRow).list, stamp),
+  async afterWrite({ tx, userPk }, changes, stamp) {
+    for (const list of new Set(changes.map(({ next }) => (next as ListRow).list))) await tx.documents.touchList(userPk, list, stamp);
+  },
 };
 
 export const DOCUMENT_KINDS: readonly DocumentSpec[] = [NOTES, OUTLINES, LISTS, ROWS];

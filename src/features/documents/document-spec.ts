@@ -68,8 +68,11 @@ export interface DocumentSpec {
   readonly create: (values: Values, base: { id: number | string; ref: string; stamp: number; list: string }) => AnyDocument;
   /** The record after an edit (values merged, at the new stamp). */
   readonly merge: (stored: AnyDocument, values: Values, stamp: number) => AnyDocument;
-  /** Keeps other records consistent after a write (lists: rows after a change of columns). */
-  readonly afterWrite?: (scope: WriteScope, next: AnyDocument, stored: AnyDocument | null, stamp: number) => Promise<void>;
+  /**
+   * Keeps other records consistent after writes of the kind (lists: rows after a change of
+   * columns; rows: their lists' stamps). Given a call's adds at once (stored null), an edit alone.
+   */
+  readonly afterWrite?: (scope: WriteScope, changes: ReadonlyArray<{ readonly next: AnyDocument; readonly stored: AnyDocument | null }>, stamp: number) => Promise<void>;
 }
 
 /** The kind's codes from its base (700 for notes…); with `extra`, those of refs and versions too. */

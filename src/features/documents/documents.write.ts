@@ -6,7 +6,7 @@ import type { AttachmentKind, DocumentId, List } from '../../storage/store.js';
 import { lockAccount } from '../account/account.service.js';
 import { idRef } from '../tasks/tasks.write.js';
 import { classifyDocumentId, isItem, MAX_REF_CHARS, readWhole, type Item } from './document-fields.js';
-import type { AnyDocument, DocumentSpec, WriteScope } from './document-kinds.js';
+import type { AnyDocument, DocumentSpec, Values, WriteScope } from './document-kinds.js';
 
 /**
  * add, edit and delete of notes, outlines, lists and rows, once for the four kinds
@@ -27,12 +27,16 @@ interface Call extends WriteScope {
   deleteStamp?: number;
   /** Records per account (rows: per list), counted at the first add and kept up to date. */
   readonly counts: Map<string, number>;
+  /** The lists the call's rows named, read once each (a call changes no list's columns). */
+  readonly lists: Map<string, List | null>;
+  /** Refs of the records this call adds (rows: list + NUL + ref) → their ids, for duplicates within a call. */
+  readonly refs: Map<string, DocumentId>;
 }
 
 async function writeCall<T>(deps: Deps, auth: AuthContext, spec: DocumentSpec, each: (call: Call) => Promise<T>): Promise<T> {
   return deps.store.transaction(async (tx) => {
     const { now } = await lockAccount(deps, tx, auth.userPk);
-    return each({ tx, userPk: auth.userPk, limits: deps.config.recordLimits, spec, now, counts: new Map() });
+    return each({ tx, userPk: auth.userPk, limits: deps.config.recordLimits, spec, now, counts: new Map(), lists: new Map(), refs: new Map() });
   });
 }
 
@@ -64,23 +68,44 @@ function refOf(item: unknown): string | number | undefined {
 async function rowList(call: Call, raw: unknown): Promise<List | ItemError> {
   const id = classifyDocumentId(raw, 'hex');
   if (id === 'none') return itemError(call.spec.codes.required, '', 'Your row must name its list: list is required');
-  const list = id === 'invalid' ? null : await call.tx.documents.get(call.userPk, 'list', id);
+  if (id === 'invalid') return itemError(1007, '', `Invalid list: ${JSON.stringify(raw)}`);
+  const key = String(id);
+  let list = call.lists.get(key);
+  if (list === undefined) call.lists.set(key, (list = await call.tx.documents.get(call.userPk, 'list', id)));
   return list ?? itemError(1007, '', `Invalid list: ${JSON.stringify(raw)}`);
 }
 
+/** An add item that passed every check: what the second step stores. */
+interface Accepted {
+  readonly values: Values;
+  readonly ref: string;
+  readonly list: string;
+  /** Hexadecimal kinds get their id when judged; integer ids come in one block afterwards. */
+  readonly id: string | undefined;
+}
+
+/**
+ * Every item is judged first, in order, each against what the items before it add (counts, refs);
+ * then the accepted ones take one block of ids and go in with one multi-row insert, so a call
+ * costs a fixed number of statements instead of two per record (docs/decisions/0007). A refused
+ * item takes no id.
+ */
 export async function addDocuments(deps: Deps, auth: AuthContext, spec: DocumentSpec, items: readonly unknown[]): Promise<DocumentResult[]> {
   return writeCall(deps, auth, spec, async (call) => {
-    const results: DocumentResult[] = [];
-    for (const item of items) {
-      const ref = refOf(item);
-      const result = await addOne(call, item);
-      results.push('record' in result ? { record: result.record, ...(ref !== undefined && { ref }) } : { ...result, ref: ref ?? '' });
-    }
-    return results;
+    const judged: Array<Accepted | ItemError> = [];
+    for (const item of items) judged.push(await judgeAdd(call, item));
+    const accepted = judged.filter((j): j is Accepted => !('errorCode' in j));
+    const records = accepted.length === 0 ? [] : await storeAdds(call, accepted);
+    let next = 0;
+    return judged.map((j, i) => {
+      const ref = refOf(items[i]);
+      if ('errorCode' in j) return { ...j, ref: ref ?? '' };
+      return { record: records[next++] as AnyDocument, ...(ref !== undefined && { ref }) };
+    });
   });
 }
 
-async function addOne(call: Call, item: unknown): Promise<{ record: AnyDocument } | ItemError> {
+async function judgeAdd(call: Call, item: unknown): Promise<Accepted | ItemError> {
   const { spec, tx, userPk } = call;
   const c = spec.codes;
   if (!isItem(item)) return itemError(c.malformed, '', `Malformed request: each ${spec.noun} must be a JSON object`);
@@ -90,23 +115,33 @@ async function addOne(call: Call, item: unknown): Promise<{ record: AnyDocument 
     if ('errorCode' in found) return found;
     list = found;
   }
-  const ref = await readRef(call, item, list?.id ?? '');
+  const listId = list?.id ?? '';
+  const ref = await readRef(call, item, listId);
   if (typeof ref !== 'string') return ref;
   const values = await spec.read(item, null, call, list);
   if ('problem' in values) return itemError(values.problem.code, '', values.problem.desc);
   // Counted once per call and kept up to date, so a batch reads the count once.
-  const key = list?.id ?? '';
-  const count = call.counts.get(key) ?? (await tx.documents.count(userPk, spec.kind, list?.id));
+  const count = call.counts.get(listId) ?? (await tx.documents.count(userPk, spec.kind, list?.id));
   const max = spec.maxRecords(call.limits);
   if (count >= max) return itemError(c.max, '', `Max ${spec.plural} reached: ${spec.inList ? 'a list' : 'an account'} holds at most ${max}`);
-  call.counts.set(key, count + 1);
-  const stamp = await editStamp(call);
-  const id = spec.idForm === 'integer' ? await tx.accounts.allocateIds(userPk, 'note', 1) : newHexId(stamp);
-  const record = spec.create(values.value, { id, ref, stamp, list: list?.id ?? '' });
-  await tx.documents.insert(userPk, spec.kind, record);
-  await spec.afterWrite?.(call, record, null, stamp);
-  return { record };
+  call.counts.set(listId, count + 1);
+  const id = spec.idForm === 'hex' ? newHexId(await editStamp(call)) : undefined;
+  if (ref !== '' && id !== undefined) call.refs.set(refKey(listId, ref), id);
+  return { values: values.value, ref, list: listId, id };
 }
+
+/** Stores the accepted adds of a call: one block of ids, one multi-row insert, then what follows from them. */
+async function storeAdds(call: Call, accepted: readonly Accepted[]): Promise<AnyDocument[]> {
+  const { spec, tx, userPk } = call;
+  const stamp = await editStamp(call);
+  const first = spec.idForm === 'integer' ? await tx.accounts.allocateIds(userPk, 'note', accepted.length) : 0;
+  const records = accepted.map((a, i) => spec.create(a.values, { id: a.id ?? first + i, ref: a.ref, stamp, list: a.list }));
+  await tx.documents.insertMany(userPk, spec.kind, records);
+  await spec.afterWrite?.(call, records.map((next) => ({ next, stored: null })), stamp);
+  return records;
+}
+
+const refKey = (list: string, ref: string): string => `${list}\u0000${ref}`;
 
 /** The `ref` a kept-ref kind's add must carry (x12 without; x09 when a record already has it). */
 async function readRef(call: Call, item: Item, list: string): Promise<string | ItemError> {
@@ -119,7 +154,7 @@ async function readRef(call: Call, item: Item, list: string): Promise<string | I
     return itemError(c.malformed, '', `Malformed request: ref must be text of at most ${MAX_REF_CHARS} characters`);
   }
   const ref = String(raw).trim();
-  const existing = await call.tx.documents.idByRef(call.userPk, spec.kind, ref, list);
+  const existing = call.refs.get(refKey(list, ref)) ?? (await call.tx.documents.idByRef(call.userPk, spec.kind, ref, list));
   if (existing !== null) return itemError(c.alreadyAdded, '', `This ${spec.noun} was already added: it is ${existing}`);
   return ref;
 }
@@ -172,7 +207,7 @@ async function editOne(call: Call, item: unknown): Promise<DocumentResult> {
   const stamp = await editStamp(call);
   const next = spec.merge(current, values.value, stamp);
   await tx.documents.update(userPk, spec.kind, next);
-  await spec.afterWrite?.(call, next, current, stamp);
+  await spec.afterWrite?.(call, [{ next, stored: current }], stamp);
   return { record: next };
 }
 

@@ -16,6 +16,18 @@ describe('notes: add, get, edit, delete, deleted', () => {
     assert.equal(typeof note?.['id'], 'number');
   });
 
+  it('a mixed batch is answered in order; refused notes take no id, so the accepted ones are numbered on', async () => {
+    const { ctx } = env;
+    const user = await newUser(ctx);
+    const out = json(await batch(ctx, user, 'notes', 'add', [{ title: 'one', ref: 'a' }, { text: 'no title', ref: 'b' }, { title: 'two' }, { title: 'three', folder: 999 }, 'x', { title: 'four', ref: 'c' }]));
+    const first = out[0]?.['id'] as number;
+    assert.deepEqual(out.map((n) => n['id'] ?? n['errorCode']), [first, 701, first + 1, 707, 711, first + 2]);
+    assert.deepEqual(out.map((n) => n['ref']), ['a', 'b', undefined, '', '', 'c']);
+    const [next] = await added(ctx, user, 'notes', [{ title: 'five' }]);
+    assert.equal(next?.['id'], first + 3);
+    assert.deepEqual(json(await read(ctx, user, 'notes', 'get')).slice(1).map((n) => n['title']), ['one', 'two', 'four', 'five']);
+  });
+
   it('get starts with {num, total}, pages by start and num (at most 1000), and filters by id, after and before', async () => {
     const { ctx } = env;
     const user = await newUser(ctx);

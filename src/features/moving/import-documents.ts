@@ -125,7 +125,7 @@ export async function importDocuments(scope: ImportScope, kind: DocumentKind, re
         let record = spec.create(all, { id, ref: refOf(scope.source, sourceId), stamp: s, list: localList?.id ?? '' }) as AnyDocument & { version?: number };
         record = { ...record, added: addedOf(r, s), ...(kind !== 'note' && version > 0 && { version }) };
         await tx.documents.insert(userPk, kind, record);
-        await spec.afterWrite?.(writeScope, record, null, s);
+        await spec.afterWrite?.(writeScope, [{ next: record, stored: null }], s);
         count++;
         scope.report.count(kind, 'created');
         written.push({ sourceId, localId: String(record.id), stamp: sourceStamp, pending: null });
@@ -142,7 +142,7 @@ export async function importDocuments(scope: ImportScope, kind: DocumentKind, re
       if (next.version !== undefined) next = { ...next, version: Math.max(next.version, version) };
       if (kind === 'outline') next = keepTreeStamp(next as Outline, current as Outline, s);
       await tx.documents.update(userPk, kind, next);
-      await spec.afterWrite?.(writeScope, next, current, s);
+      await spec.afterWrite?.(writeScope, [{ next, stored: current }], s);
       scope.report.count(kind, 'updated');
     }
     await tx.imports.setMapped(userPk, scope.source, kind, written);

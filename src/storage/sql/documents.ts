@@ -111,6 +111,21 @@ function selectList(t: Pick<Table<DocumentKind>, 'columns' | 'computed'>): strin
   return [...t.columns.map((c) => `t.${c}`), ...(t.computed ? [t.computed] : [])].join(', ');
 }
 
+/** Rows per multi-row insert: a call adds at most 50 records, an import more. */
+const INSERT_SIZES = [50, 16, 4, 1] as const;
+const INSERTS = new Map<string, string>();
+
+function insertStatement(t: Pick<Table<DocumentKind>, 'table' | 'columns'>, size: number): string {
+  const key = `${t.table}:${size}`;
+  let sql = INSERTS.get(key);
+  if (sql === undefined) {
+    const row = `(?, ${t.columns.map(() => '?').join(', ')})`;
+    sql = `INSERT INTO ${t.table} (user_pk, ${t.columns.join(', ')}) VALUES ${Array.from({ length: size }, () => row).join(', ')}`;
+    INSERTS.set(key, sql);
+  }
+  return sql;
+}
+
 export class SqlDocuments implements DocumentsRepo {
   constructor(private readonly db: SqlDb) {}
 
@@ -164,12 +179,19 @@ export class SqlDocuments implements DocumentsRepo {
   }
 
   async insert<K extends DocumentKind>(userPk: number, kind: K, record: DocumentTypes[K]): Promise<void> {
+    await this.insertMany(userPk, kind, [record]);
+  }
+
+  async insertMany<K extends DocumentKind>(userPk: number, kind: K, records: ReadonlyArray<DocumentTypes[K]>): Promise<void> {
     const t = tableOf(kind);
-    await this.db.run(
-      `INSERT INTO ${t.table} (user_pk, ${t.columns.join(', ')}) VALUES (?, ${t.columns.map(() => '?').join(', ')})`,
-      userPk,
-      ...t.toValues(record),
-    );
+    // A few multi-row statements of fixed sizes (each prepared once) instead of one per record.
+    for (let at = 0; at < records.length; ) {
+      const size = INSERT_SIZES.find((n) => n <= records.length - at) as number;
+      const params: SqlParam[] = [];
+      for (const record of records.slice(at, at + size)) params.push(userPk, ...t.toValues(record));
+      await this.db.run(insertStatement(t, size), ...params);
+      at += size;
+    }
   }
 
   async update<K extends DocumentKind>(userPk: number, kind: K, record: DocumentTypes[K]): Promise<void> {
