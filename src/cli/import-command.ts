@@ -8,12 +8,10 @@ import { systemClock } from '../lib/clock.js';
 import type { Config } from '../config.js';
 import type { Store } from '../storage/store.js';
 import { authorize } from './authorize.js';
+import { NoSuchAccount } from './kit.js';
 import { ImportProgress } from './progress.js';
 
-/** Thrown for an account that does not exist: a usage error of the command line. */
-export class NoSuchAccount extends Error {
-  override name = 'NoSuchAccount';
-}
+export { NoSuchAccount };
 
 /** The local account an import writes into, by its e-mail address. */
 export async function accountPk(store: Store, email: string): Promise<number> {

@@ -8,6 +8,11 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** An account named on the command line that does not exist: a usage error of the command line. */
+export class NoSuchAccount extends Error {
+  override name = 'NoSuchAccount';
+}
+
 export type Values = Record<string, string | boolean | string[] | undefined>;
 
 export function args(argv: string[], options: ParseArgsConfig['options']): Values {

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig, parseDatabaseUrl, type Config } from '../config.js';
 import { InvalidInput } from '../features/users/users.service.js';
 import { InvalidClientInput } from '../oauth/clients.service.js';
-import { startServer } from '../server.js';
 import { isServed } from '../storage/sqlite/serve-lock.js';
 import { copySqliteToPostgres, SourceNotMigrated, TargetNotEmpty } from '../storage/copy.js';
 import { openStore } from '../storage/open.js';
@@ -11,8 +10,7 @@ import { UniqueViolation } from '../storage/store.js';
 import { NotAnExport } from '../features/moving/json-source.js';
 import { APP_VERBS, GRANT_VERBS } from './app-commands.js';
 import { BackupRefused } from './backup.js';
-import { NoSuchAccount } from './import-command.js';
-import { args, print, required, UsageError, type Verb } from './kit.js';
+import { args, NoSuchAccount, print, required, UsageError, type Verb } from './kit.js';
 import { backupOrRestore, EXPORT_VERBS, IMPORT_VERBS } from './moving-commands.js';
 import { USER_VERBS } from './user-commands.js';
 import { COLLAB_VERBS } from './share-commands.js';
@@ -69,6 +67,8 @@ async function run(argv: string[], config: () => Config): Promise<number> {
   switch (command ?? '') {
     case 'serve': {
       args(argv.slice(1), {});
+      // Loaded here, not above: the other commands start in a third of the time without the server's modules.
+      const { startServer } = await import('../server.js');
       await startServer(config());
       return 0;
     }

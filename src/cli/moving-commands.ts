@@ -1,16 +1,24 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
-import { createDeps } from '../deps.js';
 import { exportAccount } from '../features/moving/export.service.js';
 import { exportTasksCsv, exportTasksIcal } from '../features/moving/export-formats.js';
 import { HostedFileSource } from '../features/moving/hosted-source.js';
 import { JsonSource } from '../features/moving/json-source.js';
 import { systemClock } from '../lib/clock.js';
+import type * as ImportCommand from './import-command.js';
 import { backupSqlite, restoreSqlite } from './backup.js';
-import { accountPk, importV3, importWithProgress } from './import-command.js';
 import { args, optional, print, required, UsageError, withStore, type Verb } from './kit.js';
 import { ImportProgress } from './progress.js';
+
+/**
+ * The services' wiring, loaded when a command of this file runs: the command line's other
+ * commands (user, app…) start without it.
+ */
+const wiring = async (): Promise<typeof ImportCommand & { createDeps: typeof import('../deps.js').createDeps }> => ({
+  ...(await import('./import-command.js')),
+  createDeps: (await import('../deps.js')).createDeps,
+});
 
 /** Moving in and out (docs/moving.md): the commands only call the services of features/moving. */
 export const IMPORT_VERBS: Readonly<Record<string, Verb>> = {
@@ -25,6 +33,7 @@ export const IMPORT_VERBS: Readonly<Record<string, Verb>> = {
       if (!/^https?:\/\/[^/]/.test(from) || !URL.canParse(from)) throw new UsageError("--from must be the source server's address (https://…)");
       const input = { user: required(v, 'user'), from, clientId: required(v, 'client-id'), clientSecret: required(v, 'client-secret'), redirectUri: optional(v, 'redirect-uri') };
       const c = config();
+      const { importV3 } = await wiring();
       print(await withStore(c, (store) => importV3(c, store, input)));
       return 0;
     },
@@ -49,6 +58,7 @@ function fileImport(format: 'json' | 'csv' | 'xml', usage: string): Verb {
       const text = readFileSync(file, 'utf8');
       const source = format === 'json' ? JsonSource.parse(text) : HostedFileSource.parse(format, text);
       const c = config();
+      const { importWithProgress, createDeps, accountPk } = await wiring();
       const summary = await withStore(c, async (store) =>
         importWithProgress(createDeps(c, store, systemClock), await accountPk(store, required(v, 'user')), source, { dryRun: v['dry-run'] === true, progress: new ImportProgress() }),
       );
@@ -64,6 +74,7 @@ function exportVerb(format: 'json' | 'csv' | 'ical', usage: string): Verb {
     async run(rest, config) {
       const v = args(rest, { user: { type: 'string' }, out: { type: 'string' } });
       const c = config();
+      const { createDeps, accountPk } = await wiring();
       const text = await withStore(c, async (store) => {
         const deps = createDeps(c, store, systemClock);
         const pk = await accountPk(store, required(v, 'user'));
