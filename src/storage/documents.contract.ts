@@ -220,6 +220,13 @@ export function documentsContract(label: string, open: OpenStore): void {
       await tx((r) => r.attachments.link(a, 2, 'list', hex(1)));
       await tx((r) => r.tasks.remove(a, [2], 5000));
       assert.equal(await read().attachments.isLinked(a, 'list', hex(1)), false);
+      // A dense page is read by a range of ids: links of tasks between them but not on the page stay out.
+      await tx(async (r) => {
+        for (let id = 10; id < 40; id++) await r.tasks.insert(a, newTask(id));
+        for (let id = 10; id < 40; id++) await r.attachments.link(a, id, 'list', hex(1));
+      });
+      const evens = Array.from({ length: 15 }, (_, i) => 10 + 2 * i);
+      assert.deepEqual([...(await read().attachments.forTasks(a, evens)).keys()].sort((x, y) => x - y), evens);
     });
   });
 }

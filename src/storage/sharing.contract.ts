@@ -71,6 +71,10 @@ export function sharingContract(name: string, open: OpenStore): void {
       assert.deepEqual(forC.get(9), { owner: a.userid, with: [b.userid] });
       assert.deepEqual(forC.get(10), { addedby: a.userid });
       assert.equal(forC.has(11), false);
+      // A dense page is read by a range of ids: 9 and 10 lie inside it but are not on the page.
+      const page = [1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 14];
+      assert.equal((await store.read.sharing.forTasks(c.pk, page)).size, 0);
+      assert.deepEqual([...(await store.read.sharing.forTasks(c.pk, [...page, 10])).keys()], [10]);
       assert.equal((await store.read.sharing.sharesBetween(a.pk, c.pk)).length, 1);
       assert.equal((await store.read.sharing.sharesBetween(b.pk, c.pk)).length, 0);
       // A copy's deletion takes it out of the share; the owner's task's deletion ends the share.

@@ -1,20 +1,9 @@
 import type { Attachment, AttachmentKind, AttachmentsRepo, DocumentId } from '../store.js';
 import type { SqlDb } from './db.js';
+import { CHUNK, idFilters, padded } from './id-filter.js';
 
 /** The table of each kind a task can link to, for the linked record's title. */
 const TITLES: Readonly<Record<AttachmentKind, string>> = { note: 'notes', outline: 'outlines', list: 'lists' };
-
-/** Parameters per statement when reading by a set of ids (well below either database's limit). */
-const CHUNK = 512;
-
-/**
- * `ids` padded (by repeating the last) to one of a few lengths, so that a statement's text, which
- * PostgreSQL prepares once per connection and keeps, takes one of a few forms.
- */
-function padded<T>(ids: readonly T[]): T[] {
-  const size = [1, 8, 64, CHUNK].find((n) => n >= ids.length) ?? ids.length;
-  return [...ids, ...Array<T>(size - ids.length).fill(ids[ids.length - 1] as T)];
-}
 
 export class SqlAttachments implements AttachmentsRepo {
   constructor(private readonly db: SqlDb) {}
@@ -22,16 +11,15 @@ export class SqlAttachments implements AttachmentsRepo {
   async forTasks(userPk: number, taskIds: readonly number[]): Promise<Map<number, Attachment[]>> {
     const out = new Map<number, Attachment[]>();
     if (taskIds.length === 0) return out;
+    const wanted = new Set(taskIds);
     const links: Array<{ task_id: number; kind: AttachmentKind; target: string }> = [];
-    for (let i = 0; i < taskIds.length; i += CHUNK) {
-      const ids = padded(taskIds.slice(i, i + CHUNK));
-      links.push(
-        ...(await this.db.all<{ task_id: number; kind: AttachmentKind; target: string }>(
-          `SELECT task_id, kind, target FROM task_attachments WHERE user_pk = ? AND task_id IN (${ids.map(() => '?').join(', ')}) ORDER BY task_id, seq`,
-          userPk,
-          ...ids,
-        )),
+    for (const f of idFilters('task_id', taskIds)) {
+      const rows = await this.db.all<{ task_id: number; kind: AttachmentKind; target: string }>(
+        `SELECT task_id, kind, target FROM task_attachments WHERE user_pk = ? AND ${f.where} ORDER BY task_id, seq`,
+        userPk,
+        ...f.params,
       );
+      for (const r of rows) if (wanted.has(Number(r.task_id))) links.push(r);
     }
     if (links.length === 0) return out;
     // Titles are read per kind, for the linked records only: links are few, records may be many.

@@ -1,8 +1,6 @@
 import type { Collaboration, SavedSearch, Share, ShareMember, SharingRepo, TaskSharing } from '../sharing-port.js';
 import type { SqlDb } from './db.js';
-
-/** Parameters per statement when reading by a set of ids (well below either database's limit). */
-const CHUNK = 512;
+import { idFilters } from './id-filter.js';
 
 interface CollaborationRow {
   other_pk: number;
@@ -153,9 +151,8 @@ export class SqlSharing implements SharingRepo {
 
   async forTasks(userPk: number, ids: readonly number[]): Promise<Map<number, TaskSharing>> {
     const out = new Map<number, { owner?: string; with?: string[]; addedby?: string }>();
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      const part = ids.slice(i, i + CHUNK);
-      const marks = part.map(() => '?').join(', ');
+    const wanted = new Set(ids);
+    for (const f of idFilters('mine.task_id', ids)) {
       // Every participant of this account's shared tasks, with the owner's userid: one read per page.
       const rows = await this.db.all<{ task_id: number; other: string; owner: string; other_pk: number; owner_pk: number }>(
         `SELECT mine.task_id, a.userid AS other, oa.userid AS owner, m.user_pk AS other_pk, s.user_pk AS owner_pk
@@ -164,26 +161,29 @@ export class SqlSharing implements SharingRepo {
          JOIN accounts oa ON oa.pk = s.user_pk
          JOIN task_shares m ON m.share_pk = mine.share_pk
          JOIN accounts a ON a.pk = m.user_pk
-         WHERE mine.user_pk = ? AND mine.task_id IN (${marks})
+         WHERE mine.user_pk = ? AND ${f.where}
          ORDER BY mine.task_id, a.pk`,
         userPk,
-        ...part,
+        ...f.params,
       );
       for (const r of rows) {
         const id = Number(r.task_id);
+        if (!wanted.has(id)) continue;
         const entry = out.get(id) ?? { with: [] };
         entry.owner = r.owner;
         if (Number(r.other_pk) !== userPk && Number(r.other_pk) !== Number(r.owner_pk)) entry.with?.push(r.other);
         out.set(id, entry);
       }
+    }
+    for (const f of idFilters('b.task_id', ids)) {
       const added = await this.db.all<{ task_id: number; userid: string }>(
-        `SELECT b.task_id, a.userid FROM task_added_by b JOIN accounts a ON a.pk = b.by_pk WHERE b.user_pk = ? AND b.task_id IN (${marks})`,
+        `SELECT b.task_id, a.userid FROM task_added_by b JOIN accounts a ON a.pk = b.by_pk WHERE b.user_pk = ? AND ${f.where}`,
         userPk,
-        ...part,
+        ...f.params,
       );
       for (const r of added) {
         const id = Number(r.task_id);
-        out.set(id, { ...out.get(id), addedby: r.userid });
+        if (wanted.has(id)) out.set(id, { ...out.get(id), addedby: r.userid });
       }
     }
     return out;
