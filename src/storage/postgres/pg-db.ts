@@ -66,6 +66,7 @@ export const pgDialect: Dialect = {
   lockRows: (of) => (of ? ` FOR NO KEY UPDATE OF ${of}` : ' FOR NO KEY UPDATE'),
   shareLock: ' FOR SHARE',
   indexHint: () => '',
+  inlineRows: false,
   jsonArray: (columns) => `json_build_array(${columns})`,
   // json_build_object writes spaces after colons and commas; row_to_json writes compact JSON.
   jsonRecords: (columns, from) =>

@@ -63,6 +63,8 @@ export interface Dialect {
   indexHint(index: string): string;
   /** An expression building a JSON array of the given columns, read back with parseJsonRow. */
   jsonArray(columns: string): string;
+  /** Whether wide rows are read fastest as their columns (true) or as one jsonArray (false). */
+  readonly inlineRows: boolean;
   /**
    * A statement whose one column is each row's JSON object text, compact (no spaces, as
    * JSON.stringify writes it), keys in the order given: `columns` are [key, expression] pairs over

@@ -97,6 +97,7 @@ export const sqliteDialect: Dialect = {
   // The store queues settled reads behind its one writer instead (sqlite-store.ts).
   shareLock: '',
   indexHint: (index) => `INDEXED BY ${index}`,
+  inlineRows: true,
   jsonArray: (columns) => `json_array(${columns})`,
   // As text: CAST(json_object(…) AS BLOB) was measured to cost SQLite more (5.1 against 2.8 ms for
   // 1000 rows of all fields) than decoding the text and encoding it again costs here.
