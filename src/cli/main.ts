@@ -67,9 +67,11 @@ async function run(argv: string[], config: () => Config): Promise<number> {
   switch (command ?? '') {
     case 'serve': {
       args(argv.slice(1), {});
-      // Loaded here, not above: the other commands start in a third of the time without the server's modules.
+      // The settings are checked first, then the server's modules loaded (not above: the other
+      // commands start in a third of the time without them, and a bad setting is reported at once).
+      const checked = config();
       const { startServer } = await import('../server.js');
-      await startServer(config());
+      await startServer(checked);
       return 0;
     }
     case 'migrate': {
