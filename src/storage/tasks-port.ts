@@ -86,8 +86,8 @@ export interface TaskJsonPage {
   readonly total: number;
   /**
    * One JSON object per task, with exactly the fields asked for, in that order, as UTF-8 bytes:
-   * the answer is sent as bytes, so text the database already holds as UTF-8 is never decoded
-   * into a string only to be measured and encoded again.
+   * each encoded while it is small and the answer joined as bytes, instead of one long string that
+   * sending would first flatten, then measure, then encode.
    */
   readonly rows: readonly Buffer[];
 }

@@ -66,13 +66,17 @@ export const pgDialect: Dialect = {
   lockRows: (of) => (of ? ` FOR NO KEY UPDATE OF ${of}` : ' FOR NO KEY UPDATE'),
   shareLock: ' FOR SHARE',
   indexHint: () => '',
-  inlineRows: false,
-  jsonArray: (columns) => `json_build_array(${columns})`,
+  // node-postgres converts values one by one (6.9 ms per 1000 rows of 29 columns); one JSON array
+  // per row, which it parses already, costs 2.6 ms.
+  wideRow: (columns) => ({
+    select: `json_build_array(${columns})`,
+    width: 1,
+    values: (row) => (typeof row[0] === 'string' ? (JSON.parse(row[0]) as unknown[]) : (row[0] as unknown[])),
+  }),
   // json_build_object writes spaces after colons and commas; row_to_json writes compact JSON.
   jsonRecords: (columns, from) =>
     `SELECT row_to_json(r)::text FROM (SELECT ${columns.map(([k, e]) => `${e} AS "${k}"`).join(', ')} ${from}) r ORDER BY r."id"`,
   emptyJsonArray: `'[]'::json`,
-  jsonBytes: (value) => Buffer.from(value as string, 'utf8'),
   // array_to_json writes its elements compactly, as row_to_json does (json_agg puts spaces and
   // line breaks between them); the sorted subquery gives array_agg its order.
   jsonList: (columns, from, orderBy) =>
@@ -81,8 +85,6 @@ export const pgDialect: Dialect = {
     `(SELECT coalesce(array_to_json(array_agg(x.v)), '[]'::json) FROM (SELECT ${expression} AS v ${from} ORDER BY ${orderBy}) x)`,
   jsonNumberOfText: (e) => `to_json(${e}::bigint)`,
   jsonText: (e) => `to_json(${e})`,
-  // node-postgres parses json columns already.
-  parseJsonRow: (value) => (typeof value === 'string' ? (JSON.parse(value) as unknown[]) : (value as unknown[])),
   uniqueViolation(err) {
     const e = err as { code?: string; constraint?: string; detail?: string };
     return e.code === '23505' ? `${e.constraint ?? ''} ${e.detail ?? ''}` : undefined;

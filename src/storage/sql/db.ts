@@ -48,6 +48,13 @@ export function matchable(key: string): boolean {
 /** A dialect's lockRows inside a transaction; outside one, reads lock nothing. */
 export type LockRows = (of?: string) => string;
 
+/** See Dialect.wideRow. */
+export interface WideRow {
+  readonly select: string;
+  readonly width: number;
+  values(row: unknown[]): unknown[];
+}
+
 /** Where the two databases differ, in the few places the repositories care about. */
 export interface Dialect {
   readonly name: 'sqlite' | 'postgres';
@@ -61,10 +68,11 @@ export interface Dialect {
   readonly shareLock: string;
   /** An index hint for SQLite (`INDEXED BY`); PostgreSQL's planner takes none. */
   indexHint(index: string): string;
-  /** An expression building a JSON array of the given columns, read back with parseJsonRow. */
-  jsonArray(columns: string): string;
-  /** Whether wide rows are read fastest as their columns (true) or as one jsonArray (false). */
-  readonly inlineRows: boolean;
+  /**
+   * How a wide row (listing tasks) is read fastest: the select expressions for `columns` (a list
+   * of `count`), how many values of the answer's row they take, and the column values back.
+   */
+  wideRow(columns: string, count: number): WideRow;
   /**
    * A statement whose one column is each row's JSON object text, compact (no spaces, as
    * JSON.stringify writes it), keys in the order given: `columns` are [key, expression] pairs over
@@ -86,12 +94,9 @@ export interface Dialect {
   jsonNumberOfText(text: string): string;
   /** A JSON string from a text column. */
   jsonText(text: string): string;
-  /** A jsonRecords column value as UTF-8 bytes. */
-  jsonBytes(value: unknown): Buffer;
 
   /** The JSON value [] as an expression, for a pair of jsonObjectText. */
   readonly emptyJsonArray: string;
-  parseJsonRow(value: unknown): unknown[];
   /** The text naming the columns of a unique-key violation, or undefined for any other error. */
   uniqueViolation(err: unknown): string | undefined;
 }

@@ -1,5 +1,5 @@
 import type { ListedTask, PublicTaskField, Task, TaskJsonPage, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
-import type { Dialect, SqlDb } from './db.js';
+import type { Dialect, SqlDb, WideRow } from './db.js';
 
 /** Columns in the order of the Task fields below; rows are read as arrays (see Conn.getRaw). */
 const COLUMNS = [
@@ -149,22 +149,14 @@ const UPDATE = `UPDATE tasks SET ${COLUMNS.slice(1).map((c) => `${c} = ?`).join(
 const REFERENCE_FIELDS: ReadonlySet<TaskReference> = new Set(['folder', 'context', 'goal', 'location']);
 
 export class SqlTasks implements TasksRepo {
-  /**
-   * Listing reads a task's columns as the dialect reads wide rows best: on PostgreSQL as one JSON
-   * array built by the database (node-postgres converts values one by one: 6.9 ms per 1000 rows of
-   * 29 columns, against 2.6 ms for one string per row and JSON.parse); on SQLite as the columns
-   * themselves (better-sqlite3's raw rows: 1.2 ms per 1000, against 1.9 ms through json_array).
-   */
-  private readonly rowSelect: string;
-  /** How many values of a listed row hold the task; its children and meta follow. */
-  private readonly rowWidth: number;
+  /** Listing reads a task's columns as the dialect reads wide rows best (Dialect.wideRow). */
+  private readonly row: WideRow;
 
   constructor(
     private readonly db: SqlDb,
     private readonly dialect: Dialect,
   ) {
-    this.rowSelect = dialect.inlineRows ? SELECT : dialect.jsonArray(SELECT);
-    this.rowWidth = dialect.inlineRows ? COLUMNS.length : 1;
+    this.row = dialect.wideRow(SELECT, COLUMNS.length);
   }
 
   async count(userPk: number): Promise<number> {
@@ -213,11 +205,10 @@ export class SqlTasks implements TasksRepo {
     const query = this.query(userPk, q);
     const children = q.withChildren ? CHILDREN : '0';
     const meta = q.metaFor !== undefined ? 'm.meta' : 'NULL';
-    const rows = query.num === 0 ? [] : await this.db.allRaw(`SELECT ${this.rowSelect}, ${children}, ${meta} ${query.from}`, ...query.params);
+    const rows = query.num === 0 ? [] : await this.db.allRaw(`SELECT ${this.row.select}, ${children}, ${meta} ${query.from}`, ...query.params);
     const total = await query.total(rows.length);
-    const w = this.rowWidth;
-    // toTask reads the first COLUMNS.length values: an inline row is handed over as it is.
-    const tasks = rows.map((r) => toListed(this.dialect.inlineRows ? r : this.dialect.parseJsonRow(r[0]), Number(r[w]), r[w + 1] as string | null));
+    const w = this.row.width;
+    const tasks = rows.map((r) => toListed(this.row.values(r), Number(r[w]), r[w + 1] as string | null));
     return { total, tasks };
   }
 
@@ -226,7 +217,7 @@ export class SqlTasks implements TasksRepo {
     const columns = fields.map((f) => [f, publicExpression(f, this.dialect)] as const);
     // The select list follows the fields asked for: too many variants to keep each one prepared.
     const rows = query.num === 0 ? [] : await this.db.allRawOnce(this.dialect.jsonRecords(columns, query.from), ...query.params);
-    return { total: await query.total(rows.length), rows: rows.map((r) => this.dialect.jsonBytes(r[0])) };
+    return { total: await query.total(rows.length), rows: rows.map((r) => Buffer.from(r[0] as string, 'utf8')) };
   }
 
   async insert(userPk: number, task: Task): Promise<void> {
