@@ -11,7 +11,6 @@ import { authorize } from './authorize.js';
 import { NoSuchAccount } from './kit.js';
 import { ImportProgress } from './progress.js';
 
-export { NoSuchAccount };
 
 /** The local account an import writes into, by its e-mail address. */
 export async function accountPk(store: Store, email: string): Promise<number> {

@@ -102,7 +102,7 @@ export function documentsContract(label: string, open: OpenStore): void {
       assert.deepEqual((await read().documents.page(a, 'row', { list: l.id, start: 0, num: 1000 })).items, rows);
       assert.equal((await read().documents.get(a, 'list', l.id))?.rows, 71);
       assert.deepEqual(await read().documents.get(b, 'note', 1), note(1, { title: 'B' }));
-      // One statement: a duplicate id anywhere in a block refuses the whole block.
+      // A duplicate id fails the insert, and its transaction leaves nothing of the block behind.
       await assert.rejects(tx((r) => r.documents.insertMany(a, 'note', [note(200), note(201), note(5)])));
       assert.equal(await read().documents.get(a, 'note', 200), null);
     });
