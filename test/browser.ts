@@ -79,6 +79,20 @@ export class Browser {
     return this.keep(await this.app.inject({ method: 'GET', url, remoteAddress: this.remoteAddress, headers: this.cookies.headers() }));
   }
 
+  /**
+   * The post a page of another site makes with this browser's cookies (a cross-site request
+   * forgery): it says where it comes from, as a current browser does. Its answer's cookies are not kept.
+   */
+  async crossSitePost(url: string, form: Record<string, string>): Promise<LightMyRequestResponse> {
+    return this.app.inject({
+      method: 'POST',
+      url,
+      remoteAddress: this.remoteAddress,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', ...this.cookies.headers() },
+      payload: new URLSearchParams(form).toString(),
+    });
+  }
+
   /** Posts a url-encoded form: a record, or name–value pairs when a name must appear twice. */
   async post(url: string, form: Record<string, string | undefined> | ReadonlyArray<readonly [string, string]>): Promise<LightMyRequestResponse> {
     const pairs = Array.isArray(form) ? form : Object.entries(form);

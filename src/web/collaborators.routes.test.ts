@@ -131,12 +131,7 @@ describe('the collaborators page', () => {
       const res = await ann.b.post(`${PAGE}/${action}`, { who: bob.account.email, id: bob.account.userid });
       assert.equal(res.statusCode, 403, `${action} without a token`);
       const page = await ann.b.get(PAGE);
-      const cross = await ctx.app.inject({
-        method: 'POST',
-        url: `${PAGE}/${action}`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', ...ann.b.cookies.headers() },
-        payload: new URLSearchParams({ _csrf: formInputs(page.body, `${PAGE}/invite`)['_csrf'] ?? '', who: bob.account.email, id: bob.account.userid }).toString(),
-      });
+      const cross = await ann.b.crossSitePost(`${PAGE}/${action}`, { _csrf: formInputs(page.body, `${PAGE}/invite`)['_csrf'] ?? '', who: bob.account.email, id: bob.account.userid });
       assert.equal(cross.statusCode, 403, `${action} from another site`);
     }
     assert.deepEqual(await invitations(bob), []);

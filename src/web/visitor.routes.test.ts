@@ -139,12 +139,7 @@ describe('signing in and out on the web pages', () => {
     const account = await createAccount(ctx);
     const b = new Browser(ctx.app);
     const fields = formInputs((await b.get('/signin')).body, '/signin');
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/signin',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...b.cookies.headers(), origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
-      payload: new URLSearchParams({ ...fields, email: account.email, password: PASSWORD }).toString(),
-    });
+    const res = await b.crossSitePost('/signin', { ...fields, email: account.email, password: PASSWORD });
     assert.equal(res.statusCode, 403);
     assert.equal(res.cookies.find((c) => c.name === 'tickler_session'), undefined);
     const noToken = await b.post('/signin', { email: account.email, password: PASSWORD });

@@ -85,6 +85,17 @@ describe('backup and restore (SQLite)', { timeout: 120_000 }, () => {
 
 const base = testDatabaseUrl();
 
+/** The documented pg_restore of `dump` into a new database `name`; its address, reading `schema`. */
+async function restoreInto(admin: pg.Client, name: string, dump: string, schema: string): Promise<URL> {
+  await admin.query(`CREATE DATABASE ${name}`);
+  const target = new URL(base as string);
+  target.pathname = `/${name}`;
+  const restored = spawnSync('pg_restore', ['--no-owner', `--dbname=${target.toString()}`, dump], { encoding: 'utf8' });
+  assert.equal(restored.status, 0, restored.stderr);
+  target.searchParams.set('options', `-c search_path=${schema}`);
+  return target;
+}
+
 describe('backup and restore (PostgreSQL, pg_dump and pg_restore)', { skip: base ? false : 'TEST_DATABASE_URL is not set' }, () => {
   it('the documented pg_dump and pg_restore commands round-trip a database', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tickler-pgdump-'));
@@ -105,12 +116,7 @@ describe('backup and restore (PostgreSQL, pg_dump and pg_restore)', { skip: base
       // As docs/moving.md says, with --schema only because tests share one database.
       const dumped = spawnSync('pg_dump', ['--format=custom', `--schema=${schema}`, `--file=${dump}`, base as string], { encoding: 'utf8' });
       assert.equal(dumped.status, 0, dumped.stderr);
-      await admin.query(`CREATE DATABASE ${name}`);
-      const target = new URL(base as string);
-      target.pathname = `/${name}`;
-      const restored = spawnSync('pg_restore', ['--no-owner', `--dbname=${target.toString()}`, dump], { encoding: 'utf8' });
-      assert.equal(restored.status, 0, restored.stderr);
-      target.searchParams.set('options', `-c search_path=${schema}`);
+      const target = await restoreInto(admin, name, dump, schema);
       const back = new PostgresStore({ url: target.toString(), poolSize: 2 });
       try {
         assert.deepEqual((await back.migrationStatus()).pending, []);
@@ -168,12 +174,7 @@ describe('backup and restore (PostgreSQL, pg_dump and pg_restore)', { skip: base
       await served.stop();
       served = undefined;
 
-      await admin.query(`CREATE DATABASE ${name}`);
-      const target = new URL(base as string);
-      target.pathname = `/${name}`;
-      const restored = spawnSync('pg_restore', ['--no-owner', `--dbname=${target.toString()}`, dump], { encoding: 'utf8' });
-      assert.equal(restored.status, 0, restored.stderr);
-      target.searchParams.set('options', `-c search_path=${schema}`);
+      const target = await restoreInto(admin, name, dump, schema);
       // The restored database is served, and answers the same token with whole calls only.
       restoredServer = await serve({ DATABASE_URL: target.toString(), ...source.env });
       const page = (await (await fetch(`${restoredServer.url}/3/tasks/get.php?num=0`, { headers: { authorization: `Bearer ${token}` } })).json()) as Array<{ total: number }>;

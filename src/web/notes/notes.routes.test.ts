@@ -145,12 +145,7 @@ describe('notes pages', () => {
     const csrf = formInputs((await b.get(`/notes/${id}/edit`)).body, `/notes/${id}`)['_csrf'] as string;
     for (const [url, form] of [['/notes', ADD], [`/notes/${id}`, { ...ADD, title: 'Changed' }], [`/notes/${id}/delete`, {}]] as const) {
       assert.equal((await b.post(url, form)).statusCode, 403, `${url} without a token`);
-      const crossSite = await ctx.app.inject({
-        method: 'POST',
-        url,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', ...b.cookies.headers() },
-        payload: new URLSearchParams({ ...form, _csrf: csrf }).toString(),
-      });
+      const crossSite = await b.crossSitePost(url, { ...form, _csrf: csrf });
       assert.equal(crossSite.statusCode, 403, `${url} from another site`);
     }
     assert.deepEqual((await notesOf(token)).map((n) => n['title']), ['Shopping']);
