@@ -191,7 +191,7 @@ ${list}${empty}
 ${v.farAhead > 0 ? `<p class="muted">${v.farAhead} task${v.farAhead === 1 ? ' is' : 's are'} due ${v.prefs.hidemonths} or more months ahead and not shown here (<a href="${h(base)}/account">the hidemonths setting</a>); the due-date view and search show ${v.farAhead === 1 ? 'it' : 'them'}.</p>` : ''}
 ${v.more ? `<p><a class="button secondary" href="${h(base + v.more.next)}">Show ${Math.min(v.more.hidden, 200)} more (of ${v.more.hidden})</a></p>` : ''}
 </form>
-<dialog id="keys" aria-labelledby="keys-title"><h2 id="keys-title">Keys</h2><dl class="facts">
+<dialog id="keys" aria-labelledby="keys-title"><h2 id="keys-title" tabindex="-1" autofocus>Keys</h2><dl class="facts">
 <dt><kbd>n</kbd></dt><dd>Add a task (quick add)</dd><dt><kbd>/</kbd></dt><dd>Search</dd>
 <dt><kbd>j</kbd> <kbd>k</kbd></dt><dd>Next, previous task</dd><dt><kbd>x</kbd></dt><dd>Complete the task in focus</dd>
 <dt><kbd>s</kbd></dt><dd>Star or unstar it</dd><dt><kbd>e</kbd> or <kbd>Enter</kbd></dt><dd>Edit it</dd>
