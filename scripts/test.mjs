@@ -7,8 +7,16 @@
 // same time, the files listed in SECOND_PASS again with TEST_STORE=postgres (the storage contract runs on
 // PostgreSQL in the first pass already). Without TEST_DATABASE_URL the second pass is skipped, and
 // says so; in CI (CI set) that fails the run. With it, an unreachable database fails the run.
+//
+// How the files are run (docs/decisions/0017): the files that start processes or browsers, or
+// attack the server for seconds (ALONE), each run in a test process of their own; the other files
+// of a pass are dealt into a few shards, each one test process that imports its files one after
+// another (node:test's isolation "none"). Starting a process and loading the app for every file
+// cost about 0.45 s of CPU a file, more than most files' tests. The test processes run a few at a
+// time, the longest first; each one's report is printed when it ends, and the failures again at
+// the end.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import pg from 'pg';
@@ -82,10 +90,12 @@ const SECOND_PASS = [
   'test/fuzz/fuzz.test.js',
   'test/sync/documents-sync.test.js',
   'test/sync/sharing-sync.test.js',
+  // Of the browser tests, the to-do and collaborators pages run on both databases: their scripts
+  // poll for changes and share across accounts. The account and organize pages run on SQLite only:
+  // every one of their forms runs on PostgreSQL in its inject test (src/web/), and a browser adds
+  // nothing that depends on the database but 80 s of a test run's time.
   'test/web/collaborators.browser.test.js',
-  'test/web/organize.browser.test.js',
   'test/web/tasks.browser.test.js',
-  'test/web/web.browser.test.js',
   'test/sync/stamps.property.test.js',
   'test/sync/tasks-sync.test.js',
 ];
@@ -102,33 +112,102 @@ function find(dir) {
 }
 
 /**
- * The files that take longest (processes started, browsers, fuzzing, whole-database contracts)
- * go first: node:test starts files in the order given, and a long file started last runs alone
- * while the other slot is idle.
+ * The files that get a test process of their own: they spend seconds waiting on child processes,
+ * browsers, sockets or PostgreSQL (the storage contracts, the sync properties), or hash at the
+ * production cost, so they run beside the rest rather than in a queue with it, and the shards of
+ * the rest come out about even. Sharing a process with other files would also mix their
+ * process-wide handlers (the fuzzer's uncaughtException watch) into the other files' tests.
  */
-const SLOW_FIRST = ['test/e2e/', 'test/web/', 'test/fuzz/', 'test/crashloop/', 'test/sync/', 'src/storage/', 'src/oauth/'];
-function slowness(f) {
-  const i = SLOW_FIRST.findIndex((prefix) => relative(dist, f).startsWith(prefix));
-  return i === -1 ? SLOW_FIRST.length : i;
-}
+const ALONE = ['test/web/', 'test/fuzz/', 'test/crashloop/', 'test/e2e/', 'test/sync/', 'src/storage/', 'src/lib/password.'];
+const path = (f) => relative(dist, f);
+const alone = (f) => ALONE.some((prefix) => path(f).startsWith(prefix));
 
 /**
- * Runs `files` with node:test. `reportTo` names a file for the report instead of the terminal,
- * for a pass that runs beside another one (its report is printed when both have ended).
+ * The order the test processes start in: the longest first, as measured on a loaded machine (the
+ * browser tests and import v3 20 to 60 s, the crash loop and end-to-end tests 5 to 25, the
+ * PostgreSQL storage contract 15 to 20, the shards 4 to 10), so that no long one starts last and
+ * runs alone while the other slots stand idle.
  */
-function run(files, env, reportTo) {
-  const concurrency = Math.max(2, availableParallelism());
-  const ordered = [...files].sort((a, b) => slowness(a) - slowness(b) || a.localeCompare(b));
-  const reporter = reportTo ? ['--test-reporter=spec', `--test-reporter-destination=${reportTo}`] : ['--test-reporter=spec'];
-  const child = spawn(process.execPath, ['--enable-source-maps', '--test', ...reporter, `--test-concurrency=${concurrency}`, ...ordered], {
-    stdio: 'inherit',
+const ORDER = ['test/web/', 'test/e2e/import-v3.', 'test/crashloop/', 'test/e2e/', 'src/storage/postgres/', 'test/fuzz/', '(the shards)', ''];
+const order = (job) => ORDER.findIndex((prefix) => (job.shard ? prefix === '(the shards)' : path(job.files[0]).startsWith(prefix)));
+
+/** Test processes at once: the machine's cores twice over, as much of a test's time is waiting. */
+const PARALLEL = Math.max(2, availableParallelism()) * 2;
+/**
+ * Browser tests at once: each drives a Chromium of several processes, and more of them than cores
+ * starve one another into their timeouts.
+ */
+const BROWSERS = Math.max(1, availableParallelism());
+const browser = (job) => !job.shard && path(job.files[0]).startsWith('test/web/');
+/** Shards per pass for the files that share test processes: a process each costs its start-up again. */
+const SHARDS = Math.max(2, availableParallelism());
+
+/**
+ * The test processes of one pass: each ALONE file by itself, then the other files dealt in turn
+ * into SHARDS shards (none of them takes more than a second alone).
+ */
+function jobs(files, store) {
+  const own = files.filter(alone).sort();
+  const shared = files.filter((f) => !alone(f)).sort();
+  const shards = Array.from({ length: Math.min(SHARDS, shared.length) }, () => []);
+  shared.forEach((f, i) => shards[i % shards.length].push(f));
+  return [...own.map((f) => ({ files: [f], store, shard: false })), ...shards.map((group) => ({ files: group, store, shard: true }))];
+}
+
+/** Runs one test process over `job.files`, its report into a file; resolves to the exit code. */
+function run(job, reportTo) {
+  const args = ['--enable-source-maps', '--test', '--experimental-test-isolation=none', '--test-reporter=spec', `--test-reporter-destination=${reportTo}`];
+  const child = spawn(process.execPath, [...args, ...job.files], {
+    stdio: ['ignore', 'inherit', 'inherit'],
     cwd: root,
-    env: { ...process.env, ...env },
+    // Compiled code cached between processes (and runs): the tests start about 30 CLI processes.
+    env: { NODE_COMPILE_CACHE: join(tmpdir(), 'tickler-compile-cache'), ...process.env, TEST_STORE: job.store },
   });
   return new Promise((resolve) => {
     child.on('error', () => resolve(1));
     child.on('exit', (code) => resolve(code ?? 1));
   });
+}
+
+/** The figure after `ℹ <name>` in a spec report (0 when absent). */
+function figure(report, name) {
+  const m = report.match(new RegExp(`^ℹ ${name} (\\d+)`, 'm'));
+  return m ? Number(m[1]) : 0;
+}
+
+/** Runs `all` jobs, PARALLEL at a time, in order; prints each report as its process ends. */
+async function runAll(all, reportDir) {
+  const totals = { sqlite: { tests: 0, pass: 0, fail: 0, skipped: 0 }, postgres: { tests: 0, pass: 0, fail: 0, skipped: 0 } };
+  const failures = [];
+  const pending = [...all];
+  let browsers = 0;
+  let failed = false;
+  async function worker() {
+    for (;;) {
+      const next = pending.findIndex((job) => !browser(job) || browsers < BROWSERS);
+      // Only browser tests are left and BROWSERS of them run: the workers running those take the rest.
+      if (next === -1) return;
+      const [job] = pending.splice(next, 1);
+      if (browser(job)) browsers += 1;
+      const reportTo = join(reportDir, `${all.indexOf(job)}.txt`);
+      const started = Date.now();
+      const code = await run(job, reportTo);
+      if (browser(job)) browsers -= 1;
+      const report = existsSync(reportTo) ? readFileSync(reportTo, 'utf8') : '';
+      const names = job.files.map(path);
+      const what = job.shard ? `shard of ${names.length} files (${names[0]} …)` : names[0];
+      console.log(`\n── ${job.store}: ${what}, ${((Date.now() - started) / 1000).toFixed(1)} s${code === 0 ? '' : `, exit ${code}`}`);
+      process.stdout.write(report);
+      for (const key of ['tests', 'pass', 'fail', 'skipped']) totals[job.store][key] += figure(report, key);
+      if (code !== 0) {
+        failed = true;
+        const tail = report.indexOf('✖ failing tests:');
+        failures.push(`${job.store}: ${what}, exit ${code}\n${tail === -1 ? '(no report of failing tests: see its output above)\n' : report.slice(tail)}`);
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, all.length) }, worker));
+  return { totals, failures, failed };
 }
 
 async function reachable(url) {
@@ -146,7 +225,7 @@ async function reachable(url) {
 
 const filters = process.argv.slice(2);
 const files = find(dist)
-  .filter((f) => filters.length === 0 || filters.some((s) => relative(dist, f).includes(s)))
+  .filter((f) => filters.length === 0 || filters.some((s) => path(f).includes(s)))
   .sort();
 if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);
@@ -163,32 +242,33 @@ if (pgUrl) {
 }
 
 const inCi = Boolean(process.env.CI);
-const secondPass = files.filter((f) => SECOND_PASS.includes(relative(dist, f)));
-const leftOut = files.filter((f) => !secondPass.includes(f) && readFileSync(f, 'utf8').includes('testContext('));
+const secondPass = pgUrl ? files.filter((f) => SECOND_PASS.includes(path(f))) : [];
+const leftOut = files.filter((f) => !SECOND_PASS.includes(path(f)) && readFileSync(f, 'utf8').includes('testContext('));
 
 // The two passes run side by side: much of a test's time is spent waiting (on fsync, on
-// PostgreSQL, on child processes), so the second pass fills the first one's idle time. The
-// PostgreSQL pass's report is written to a file and printed after the SQLite pass's.
-let postgresRun = Promise.resolve(0);
-let postgresReport;
-if (pgUrl && secondPass.length > 0) {
-  postgresReport = join(mkdtempSync(join(tmpdir(), 'tickler-test-')), 'postgres.txt');
-  postgresRun = run(secondPass, { TEST_STORE: 'postgres' }, postgresReport);
+// PostgreSQL, on child processes), so each pass fills the other's idle time.
+const sqliteJobs = jobs(files, 'sqlite');
+const postgresJobs = jobs(secondPass, 'postgres');
+const ordered = [...sqliteJobs, ...postgresJobs].sort((a, b) => order(a) - order(b));
+const reportDir = mkdtempSync(join(tmpdir(), 'tickler-test-'));
+const started = Date.now();
+const { totals, failures, failed } = await runAll(ordered, reportDir);
+rmSync(reportDir, { recursive: true, force: true });
+
+console.log(`\n${files.length} test files on SQLite, ${secondPass.length} on PostgreSQL (scripts/test.mjs, SECOND_PASS); ${ordered.length} test processes, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+for (const store of ['sqlite', 'postgres']) {
+  const t = totals[store];
+  if (store === 'postgres' && secondPass.length === 0) continue;
+  console.log(`${store}: ${t.tests} tests, ${t.pass} passed, ${t.fail} failed, ${t.skipped} skipped`);
 }
-const sqlite = await run(files, { TEST_STORE: 'sqlite' });
-let postgres = await postgresRun;
+let postgresMissing = false;
 if (!pgUrl) {
-  console.log('\nPostgreSQL part skipped: TEST_DATABASE_URL is not set (.ci/run sets it; see README, Development).');
+  console.log('PostgreSQL part skipped: TEST_DATABASE_URL is not set (.ci/run sets it; see README, Development).');
   if (inCi) {
     console.error('CI is set: the PostgreSQL part must run. Set TEST_DATABASE_URL.');
-    postgres = 1;
-  }
-} else {
-  console.log(`\nSecond pass on PostgreSQL: ${secondPass.length} test files (scripts/test.mjs, SECOND_PASS)`);
-  if (postgresReport) {
-    process.stdout.write(readFileSync(postgresReport, 'utf8'));
-    rmSync(join(postgresReport, '..'), { recursive: true, force: true });
+    postgresMissing = true;
   }
 }
-for (const f of leftOut) console.error(`not run on PostgreSQL, though it uses the test harness: ${relative(dist, f)} (add it to SECOND_PASS in scripts/test.mjs)`);
-process.exit(sqlite || postgres || (inCi && leftOut.length > 0 ? 1 : 0));
+for (const f of leftOut) console.error(`not run on PostgreSQL, though it uses the test harness: ${path(f)} (add it to SECOND_PASS in scripts/test.mjs)`);
+if (failures.length > 0) console.error(`\nFailed:\n${failures.join('\n')}`);
+process.exit(failed || postgresMissing || (inCi && leftOut.length > 0) ? 1 : 0);
