@@ -7,32 +7,14 @@ import Database from 'better-sqlite3';
 import { freshSchema, testDatabaseUrl } from '../../../test/database.js';
 import { newAccount, newTask } from '../../../test/factories.js';
 import { COPIED_TABLES, tableColumns } from '../copy.js';
-import { oauthContract } from '../oauth.contract.js';
-import { documentsContract } from '../documents.contract.js';
-import { accountsAppsContract } from '../accounts-apps.contract.js';
-import { importsContract } from '../imports.contract.js';
-import { sharingContract } from '../sharing.contract.js';
-import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
-import { tasksContract } from '../tasks.contract.js';
 import { MIGRATIONS } from '../sqlite/migrations.js';
 import { SqliteStore } from '../sqlite/sqlite-store.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { PostgresStore } from './pg-store.js';
+import { openPostgres } from './open-postgres.test-kit.js';
 
 const base = testDatabaseUrl();
-
-async function openPostgres(options: { readonly empty?: boolean } = {}) {
-  const db = await freshSchema(base as string, options);
-  const store = new PostgresStore({ url: db.url, poolSize: 3 });
-  return {
-    store,
-    async cleanup() {
-      await store.close();
-      await db.drop();
-    },
-  };
-}
 
 describe('postgres store: a transaction that fails', () => {
   // A stand-in for a pooled connection, to see what the store gives back to the pool. No server is
@@ -113,14 +95,8 @@ describe('postgres store: deadlocks and serialization failures are retried', () 
 });
 
 if (base) {
+  // The other contracts run on PostgreSQL in pg-contracts.test.ts, a test process of its own.
   storeContract('postgres', openPostgres);
-  tasksContract('postgres', openPostgres);
-  organizersContract('postgres', openPostgres);
-  oauthContract('postgres', openPostgres);
-  documentsContract('postgres', openPostgres);
-  accountsAppsContract('postgres', openPostgres);
-  importsContract('postgres', openPostgres);
-  sharingContract('postgres', openPostgres);
 
   describe('postgres store', () => {
     it('has the same tables, columns and migrations as the SQLite schema', async () => {
