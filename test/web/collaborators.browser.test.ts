@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, createAccount, PASSWORD, signIn, type TestContext } from '../harness.js';
 import { launchChromium, skipWithoutChromium, watchConsole } from './chromium.js';
-import { ORIGIN, pageCheck, servedContext, signInOnPage } from './page-kit.js';
+import { ORIGIN, pageCheck, servedContext, signInOnPage, submitted } from './page-kit.js';
 
 /**
  * The collaborators page in Chromium, at 1280 and 390 pixels, with a collaborator, an invitation
@@ -58,13 +58,11 @@ describe('the collaborators page in a real browser', { skip: skipWithoutChromium
         await check('collaborators');
 
         await page.fill('#f-who', ann.email);
-        await page.click('main button:has-text("Send the invitation")');
-        await page.waitForLoadState();
+        await submitted(page, () => page.click('main button:has-text("Send the invitation")'));
         assert.match(await main(), /an account cannot collaborate with itself/);
         await check('collaborators-error', /input#f-who/);
 
-        await page.click('form[aria-label="Accept the invitation of Bob"] button');
-        await page.waitForLoadState();
+        await submitted(page, () => page.click('form[aria-label="Accept the invitation of Bob"] button'));
         assert.match(await main(), /You and Bob are now collaborators/);
         const list = (await api(ctx, annToken, '/3/account/collaborators.php')).json<Array<{ name: string }>>();
         assert.deepEqual(list.map((c) => c.name).sort(), ['Bob', 'Dan']);

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createAccount, PASSWORD, signIn, tasksCall, type TestContext } from '../harness.js';
 import { launchChromium, skipWithoutChromium, watchConsole } from './chromium.js';
-import { ORIGIN, pageCheck, servedContext, signInOnPage } from './page-kit.js';
+import { ORIGIN, pageCheck, servedContext, signInOnPage, submitted } from './page-kit.js';
 
 /**
  * The pages of folders, contexts, goals, locations and notes in Chromium, at 1280 and 390 pixels:
@@ -67,20 +67,17 @@ describe('the organize and notes pages in a real browser', { skip: skipWithoutCh
         await tabTo(page, '#f-name');
         assert.notEqual(await focusRing(page), 'none', 'the focused field shows its focus');
         await page.keyboard.type('Work');
-        await page.keyboard.press('Enter');
-        await page.waitForLoadState();
+        await submitted(page, () => page.keyboard.press('Enter'));
         assert.match(await main(), /Added the folder “Work”/);
         for (const name of ['Home', 'Someday']) {
           await page.fill('#f-name', name);
-          await page.click('main button:has-text("Add the folder")');
-          await page.waitForLoadState();
+          await submitted(page, () => page.click('main button:has-text("Add the folder")'));
         }
         const tasks = await tasksCall(ctx, token, 'add', [{ title: 'Report', folder: 1 }, { title: 'Slides', folder: 1 }, { title: 'Lawn', folder: 2 }]);
         assert.equal(tasks.statusCode, 200, tasks.body);
         // A refused add: the API's message beside the field, which has the focus.
         await page.fill('#f-name', 'work');
-        await page.click('main button:has-text("Add the folder")');
-        await page.waitForLoadState();
+        await submitted(page, () => page.click('main button:has-text("Add the folder")'));
         assert.match(await main(), /A folder with that name already exists/);
         await check('folders-error', /input#f-name/);
         await go('/folders');
@@ -98,26 +95,22 @@ describe('the organize and notes pages in a real browser', { skip: skipWithoutCh
         await check('folder-delete', /h1/);
         await page.click('main a:has-text("Cancel")');
         await page.waitForURL(`${origin}/folders/1`);
-        await page.click('main button:has-text("Archive the folder")');
-        await page.waitForLoadState();
+        await submitted(page, () => page.click('main button:has-text("Archive the folder")'));
         assert.match(await main(), /The folder is archived/);
 
         // Contexts, goals, locations: add one each, see its page.
         await page.click('nav.tabs a:has-text("Contexts")');
         await page.fill('#f-name', '@phone');
-        await page.click('main button:has-text("Add the context")');
-        await page.waitForLoadState();
+        await submitted(page, () => page.click('main button:has-text("Add the context")'));
         await check('contexts');
         await go('/goals');
         await page.fill('#f-name', 'Be healthy');
-        await page.click('main button:has-text("Add the goal")');
-        await page.waitForLoadState();
+        await submitted(page, () => page.click('main button:has-text("Add the goal")'));
         await page.fill('#f-name', 'Run a marathon');
         await page.selectOption('#f-level', '1');
         await page.selectOption('#f-contributes', '1');
         await page.fill('#f-note', 'The spring race.');
-        await page.click('main button:has-text("Add the goal")');
-        await page.waitForLoadState();
+        await submitted(page, () => page.click('main button:has-text("Add the goal")'));
         assert.match(await main(), /Long-term, contributes to Be healthy/);
         await check('goals');
         await go('/goals/2');
@@ -127,13 +120,11 @@ describe('the organize and notes pages in a real browser', { skip: skipWithoutCh
         await page.fill('#f-description', 'Third floor');
         await page.fill('#f-lat', '51.5074');
         await page.fill('#f-lon', '-0.1278');
-        await page.click('main button:has-text("Add the location")');
-        await page.waitForLoadState();
+        await submitted(page, () => page.click('main button:has-text("Add the location")'));
         await check('locations');
         await go('/locations/1');
         await page.fill('#f-lat', '91');
-        await page.click('main button:has-text("Save")');
-        await page.waitForLoadState();
+        await submitted(page, () => page.click('main button:has-text("Save")'));
         assert.match(await main(), /lat must be a number from -90 to 90/);
         await check('location-error', /input#f-lat/);
 
@@ -166,8 +157,7 @@ describe('the organize and notes pages in a real browser', { skip: skipWithoutCh
         await page.fill('#f-title', '');
         // The browser would refuse an empty title itself: without that, the server's refusal shows.
         await page.evaluate(`document.querySelector('#f-title').removeAttribute('required')`);
-        await page.click('main button:has-text("Save the note")');
-        await page.waitForLoadState();
+        await submitted(page, () => page.click('main button:has-text("Save the note")'));
         assert.match(await main(), /Your note must have a title/);
         await check('note-error', /input#f-title/);
         await go('/notes/1/delete');

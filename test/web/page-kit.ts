@@ -56,6 +56,19 @@ export function pageCheck(page: Page, width: number): (name: string, focus?: Reg
   };
 }
 
+/**
+ * Does `act` (a click or a key that posts a form) and waits for the page the answer leads to, loaded.
+ * `waitForLoadState()` alone is not enough after a post that comes back to the same address: it
+ * returns at once when called before the navigation has started, and the test then reads the old
+ * page (on a loaded machine, it did).
+ */
+export async function submitted(page: Page, act: () => Promise<unknown>): Promise<void> {
+  const navigated = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame() });
+  await act();
+  await navigated;
+  await page.waitForLoadState('load');
+}
+
 /** Signs in on /signin and waits for the task list. */
 export async function signInOnPage(page: Page, email: string, password: string): Promise<void> {
   await page.goto(`${ORIGIN}/signin`);

@@ -92,7 +92,11 @@ describe('the to-do pages in a real browser', { skip: skipWithoutChromium() }, (
         await page.press('#qa', 'Enter');
         await page.waitForSelector('text=Not added: There is no folder named “garage”');
         assert.equal(await page.inputValue('#qa'), 'Paint the fence #garage');
+        // The kept line's preview comes back, then goes with the line: the links below move up
+        // with it, so the next click waits for the page to be still.
+        await page.waitForSelector('#qa-preview:has-text("no folder named")');
         await page.fill('#qa', '');
+        await page.waitForSelector('#qa-preview:empty', { state: 'attached' });
 
         // Filter: by folder (groups), one folder, starred; search over notes.
         await page.click('nav.views a:has-text("Folders")');

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { createAccount, type TestContext } from '../harness.js';
 import { makeInvite, makeResetLink } from '../../src/features/users/links.service.js';
 import { launchChromium, skipWithoutChromium, watchConsole } from './chromium.js';
-import { ORIGIN, pageCheck, servedContext, SHOTS } from './page-kit.js';
+import { ORIGIN, pageCheck, servedContext, SHOTS, submitted } from './page-kit.js';
 
 /**
  * The whole path a person takes, in a real browser (Debian's Chromium through playwright-core),
@@ -92,9 +92,8 @@ describe('the web pages in a real browser', { skip: skipWithoutChromium() }, () 
         await page.fill('#f-email', email);
         await page.fill('#f-password', 'not the passphrase');
         const answer = page.waitForResponse((r) => r.request().method() === 'POST');
-        await page.click('main button:has-text("Sign in")');
+        await submitted(page, () => page.click('main button:has-text("Sign in")'));
         assert.equal((await answer).status(), 303);
-        await page.waitForLoadState();
         await check('signin-error', /div#problem/);
         const reloaded = await page.reload();
         assert.equal(reloaded?.request().method(), 'GET', 'a reload asks for the page, it does not post the form again');
