@@ -106,13 +106,14 @@ describe('bin/tickler import v3', { timeout: 600_000 }, () => {
     app = JSON.parse(cli(['app', 'add', '--name', 'Mover', '--redirect-uri', redirect], env(sourceDb)).stdout) as typeof app;
     const seeder = JSON.parse(cli(['app', 'add', '--name', 'Seeder', '--redirect-uri', 'https://seed.example/cb'], env(sourceDb)).stdout) as typeof app;
     const reader = JSON.parse(cli(['app', 'add', '--name', 'Reader', '--redirect-uri', 'https://read.example/cb'], env(destDb)).stdout) as typeof app;
-    // Seeded without a limit; the import then runs under one (6 calls in 3 s), which it meets and
+    // Seeded without a limit; the import then runs under one (3 calls a second), which it meets and
     // waits for when the machine is fast enough. How it waits is told deterministically by
-    // src/features/moving/v3-client.test.ts.
+    // src/features/moving/v3-client.test.ts. The limit is the importing app's (per client), so
+    // that this test's own reads and edits at the source (the Seeder app) do not queue behind it.
     source = await serve({ ...env(sourceDb), RATE_LIMIT_API_PER_USER: '0' });
     await seedAccount(await clientOf(source.url, seeder), TASKS);
     await source.stop();
-    source = await serve({ ...env(sourceDb), RATE_LIMIT_API_PER_USER: '6/3s', RATE_LIMIT_TOKEN_PER_USER: '0' });
+    source = await serve({ ...env(sourceDb), RATE_LIMIT_API_PER_USER: '0', RATE_LIMIT_API_PER_CLIENT: '3/1s', RATE_LIMIT_TOKEN_PER_USER: '0' });
     sourceClient = await clientOf(source.url, seeder);
     dest = await serve(env(destDb));
     destClient = await clientOf(dest.url, reader);
