@@ -152,6 +152,22 @@ if (base) {
       }
     });
 
+    it('lets a write transaction use generic plans, and the reads outside it custom ones', async () => {
+      const db = await freshSchema(base);
+      // One connection: the read after the transaction runs on the connection the transaction used.
+      const store = new PostgresStore({ url: db.url, poolSize: 1 });
+      try {
+        const mode = async (q: { query(sql: string): Promise<{ rows: Array<{ plan_cache_mode: string }> }> }): Promise<string | undefined> =>
+          (await q.query('SHOW plan_cache_mode')).rows[0]?.plan_cache_mode;
+        const inside = await (store as unknown as { inTransaction<T>(fn: (c: import('pg').PoolClient) => Promise<T>): Promise<T> }).inTransaction((c) => mode(c));
+        assert.equal(inside, 'auto');
+        assert.equal(await mode((store as unknown as { pool: import('pg').Pool }).pool), 'force_custom_plan', 'SET LOCAL ends with the transaction');
+      } finally {
+        await store.close();
+        await db.drop();
+      }
+    });
+
     it('plans every run for its values: the sixth after= read still uses tasks_by_modified', async () => {
       const db = await freshSchema(base);
       const store = new PostgresStore({ url: db.url, poolSize: 2 });

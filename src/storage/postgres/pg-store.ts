@@ -35,6 +35,15 @@ function withCustomPlans(url: string): string {
   return u.toString();
 }
 
+/**
+ * A write transaction's statements may use generic plans (PostgreSQL's default, \`auto\`): they
+ * write rows and read them by key, so one plan serves every value, and planning a 50-row insert on
+ * every call cost a third of tasks/add on PostgreSQL (491 → 687 calls/s without it, same run).
+ * The reads outside transactions keep \`force_custom_plan\` (withCustomPlans). One round trip still:
+ * both statements go in one simple query.
+ */
+const BEGIN = 'BEGIN; SET LOCAL plan_cache_mode = auto';
+
 /** Deadlock and serialization failure: safe to run the whole transaction again. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;
@@ -90,7 +99,7 @@ export class PostgresStore implements Store {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      await client.query(BEGIN);
       const result = await fn(client);
       await client.query('COMMIT');
       return result;
