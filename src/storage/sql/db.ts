@@ -56,6 +56,9 @@ export interface WideRow {
 }
 
 /** Where the two databases differ, in the few places the repositories care about. */
+/** What a jsonRecords expression gives: text (written as a JSON string), or a number or JSON text. */
+export type JsonKind = 'text' | 'literal';
+
 export interface Dialect {
   readonly name: 'sqlite' | 'postgres';
   /**
@@ -75,10 +78,11 @@ export interface Dialect {
   wideRow(columns: string, count: number): WideRow;
   /**
    * A statement whose one column is each row's JSON object text, compact (no spaces, as
-   * JSON.stringify writes it), keys in the order given: `columns` are [key, expression] pairs over
-   * the rows of `from` (the FROM … ORDER BY … LIMIT tail, which must order by `id`, a column).
+   * JSON.stringify writes it), keys in the order given: `columns` are [key, expression, kind]
+   * over the rows of `from` (the FROM … ORDER BY id … LIMIT tail). `kind` says what the
+   * expression gives: text to write as a JSON string, or a number or JSON to write as it is.
    */
-  jsonRecords(columns: ReadonlyArray<readonly [string, string]>, from: string): string;
+  jsonRecords(columns: ReadonlyArray<readonly [string, string, JsonKind]>, from: string): string;
   /**
    * An expression giving a JSON array of objects, compact, in order: `columns` are [key,
    * expression] pairs over the rows of `from` (a FROM … WHERE tail), ordered by `orderBy`; `[]`

@@ -69,6 +69,8 @@ const CHILDREN = '(SELECT count(*) FROM tasks c WHERE c.user_pk = t.user_pk AND 
 const SHARING_JOIN =
   'LEFT JOIN task_shares s ON s.user_pk = t.user_pk AND s.task_id = t.id LEFT JOIN task_added_by ab ON ab.user_pk = t.user_pk AND ab.task_id = t.id';
 const SHARING_FIELDS: ReadonlySet<PublicTaskField> = new Set(['shared', 'sharedowner', 'sharedwith', 'addedby']);
+/** The public fields that are text (JSON strings); the others are numbers, or JSON the expression writes. */
+const TEXT_FIELDS: ReadonlySet<PublicTaskField> = new Set(['title', 'tag', 'repeat', 'note', 'meta']);
 /** The other participants of the row's share: neither the row's account nor the owner. */
 const OTHERS = `FROM task_shares p JOIN shares sh ON sh.pk = p.share_pk JOIN accounts pa ON pa.pk = p.user_pk
   WHERE p.share_pk = s.share_pk AND p.user_pk <> t.user_pk AND p.user_pk <> sh.user_pk`;
@@ -214,7 +216,7 @@ export class SqlTasks implements TasksRepo {
 
   async pageJson(userPk: number, q: TaskQuery, fields: readonly PublicTaskField[]): Promise<TaskJsonPage> {
     const query = this.query(userPk, { ...q, metaFor: fields.includes('meta') ? q.metaFor : undefined }, fields.some((f) => SHARING_FIELDS.has(f)));
-    const columns = fields.map((f) => [f, publicExpression(f, this.dialect)] as const);
+    const columns = fields.map((f) => [f, publicExpression(f, this.dialect), TEXT_FIELDS.has(f) ? 'text' : 'literal'] as const);
     // The select list follows the fields asked for: too many variants to keep each one prepared.
     const rows = query.num === 0 ? [] : await this.db.allRawOnce(this.dialect.jsonRecords(columns, query.from), ...query.params);
     return { total: await query.total(rows.length), rows: rows.map((r) => Buffer.from(r[0] as string, 'utf8')) };
