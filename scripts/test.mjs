@@ -154,9 +154,16 @@ function jobs(files, store) {
   return [...own.map((f) => ({ files: [f], store, shard: false })), ...shards.map((group) => ({ files: group, store, shard: true }))];
 }
 
+/**
+ * node:test's isolation "none" arrived in Node.js 22.8 (this flag's name is still accepted by 24);
+ * an earlier 22 runs a shard's files in a process each, which is slower but tests the same.
+ */
+const [major, minor] = process.versions.node.split('.').map(Number);
+const SHARED_PROCESS = major > 22 || (major === 22 && minor >= 8) ? ['--experimental-test-isolation=none'] : [];
+
 /** Runs one test process over `job.files`, its report into a file; resolves to the exit code. */
 function run(job, reportTo) {
-  const args = ['--enable-source-maps', '--test', '--experimental-test-isolation=none', '--test-reporter=spec', `--test-reporter-destination=${reportTo}`];
+  const args = ['--enable-source-maps', '--test', ...SHARED_PROCESS, '--test-reporter=spec', `--test-reporter-destination=${reportTo}`];
   const child = spawn(process.execPath, [...args, ...job.files], {
     stdio: ['ignore', 'inherit', 'inherit'],
     cwd: root,
@@ -177,7 +184,7 @@ function figure(report, name) {
 
 /** Runs `all` jobs, PARALLEL at a time, in order; prints each report as its process ends. */
 async function runAll(all, reportDir) {
-  const totals = { sqlite: { tests: 0, pass: 0, fail: 0, skipped: 0 }, postgres: { tests: 0, pass: 0, fail: 0, skipped: 0 } };
+  const totals = { sqlite: { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0 }, postgres: { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0 } };
   const failures = [];
   const pending = [...all];
   let browsers = 0;
@@ -198,7 +205,7 @@ async function runAll(all, reportDir) {
       const what = job.shard ? `shard of ${names.length} files (${names[0]} …)` : names[0];
       console.log(`\n── ${job.store}: ${what}, ${((Date.now() - started) / 1000).toFixed(1)} s${code === 0 ? '' : `, exit ${code}`}`);
       process.stdout.write(report);
-      for (const key of ['tests', 'pass', 'fail', 'skipped']) totals[job.store][key] += figure(report, key);
+      for (const key of ['tests', 'pass', 'fail', 'cancelled', 'skipped']) totals[job.store][key] += figure(report, key);
       if (code !== 0) {
         failed = true;
         const tail = report.indexOf('✖ failing tests:');
@@ -259,7 +266,7 @@ console.log(`\n${files.length} test files on SQLite, ${secondPass.length} on Pos
 for (const store of ['sqlite', 'postgres']) {
   const t = totals[store];
   if (store === 'postgres' && secondPass.length === 0) continue;
-  console.log(`${store}: ${t.tests} tests, ${t.pass} passed, ${t.fail} failed, ${t.skipped} skipped`);
+  console.log(`${store}: ${t.tests} tests, ${t.pass} passed, ${t.fail} failed, ${t.cancelled} cancelled, ${t.skipped} skipped`);
 }
 let postgresMissing = false;
 if (!pgUrl) {

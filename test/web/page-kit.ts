@@ -63,9 +63,8 @@ export function pageCheck(page: Page, width: number): (name: string, focus?: Reg
  * page (on a loaded machine, it did).
  */
 export async function submitted(page: Page, act: () => Promise<unknown>): Promise<void> {
-  const navigated = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame() });
-  await act();
-  await navigated;
+  // Together: if `act` fails, the wait is not left pending to fail later in another test.
+  await Promise.all([page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame() }), act()]);
   await page.waitForLoadState('load');
 }
 

@@ -55,10 +55,10 @@ export interface WideRow {
   values(row: unknown[]): unknown[];
 }
 
-/** Where the two databases differ, in the few places the repositories care about. */
 /** What a jsonRecords expression gives: text (written as a JSON string), or a number or JSON text. */
 export type JsonKind = 'text' | 'literal';
 
+/** Where the two databases differ, in the few places the repositories care about. */
 export interface Dialect {
   readonly name: 'sqlite' | 'postgres';
   /**
