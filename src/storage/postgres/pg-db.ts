@@ -48,7 +48,7 @@ export class PgDb implements SqlDb {
     return (await this.query(sql, params)).rowCount ?? 0;
   }
 
-  async allRawOnce(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
+  async allRawVaried(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
     // Unnamed: parsed for this call, never left prepared on the server's connection.
     let i = 0;
     const text = sql.replace(/\?/g, () => `$${++i}`);

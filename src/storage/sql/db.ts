@@ -18,9 +18,10 @@ export interface SqlDb {
   run(sql: string, ...params: SqlParam[]): Promise<number>;
   /**
    * allRaw() of a statement whose text varies with the request in more ways than are worth
-   * keeping prepared (tasks/get's field lists): prepared for this call only.
+   * keeping prepared for good (tasks/get's field lists): SQLite keeps the last few prepared,
+   * PostgreSQL parses it for this call only (a named statement would stay on every connection).
    */
-  allRawOnce(sql: string, ...params: SqlParam[]): Promise<unknown[][]>;
+  allRawVaried(sql: string, ...params: SqlParam[]): Promise<unknown[][]>;
 }
 
 /**

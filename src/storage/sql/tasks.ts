@@ -217,8 +217,8 @@ export class SqlTasks implements TasksRepo {
   async pageJson(userPk: number, q: TaskQuery, fields: readonly PublicTaskField[]): Promise<TaskJsonPage> {
     const query = this.query(userPk, { ...q, metaFor: fields.includes('meta') ? q.metaFor : undefined }, fields.some((f) => SHARING_FIELDS.has(f)));
     const columns = fields.map((f) => [f, publicExpression(f, this.dialect), TEXT_FIELDS.has(f) ? 'text' : 'literal'] as const);
-    // The select list follows the fields asked for: too many variants to keep each one prepared.
-    const rows = query.num === 0 ? [] : await this.db.allRawOnce(this.dialect.jsonRecords(columns, query.from), ...query.params);
+    // The select list follows the fields asked for: many variants, of which the last few stay prepared.
+    const rows = query.num === 0 ? [] : await this.db.allRawVaried(this.dialect.jsonRecords(columns, query.from), ...query.params);
     return { total: await query.total(rows.length), rows: rows.map((r) => Buffer.from(r[0] as string, 'utf8')) };
   }
 

@@ -15,6 +15,7 @@ import { sharingContract } from '../sharing.contract.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
+import { Conn } from './connection.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteStore } from './sqlite-store.js';
 
@@ -165,5 +166,32 @@ describe('sqlite store', () => {
 
   it('an in-memory database is refused: the store needs two connections to one file', () => {
     assert.throws(() => new SqliteStore({ path: ':memory:', synchronous: 'FULL' }), /file/);
+  });
+});
+
+describe('sqlite connection: statements whose text varies (allRawVaried)', () => {
+  it('keeps the last 32 texts prepared and prepares an older one again', () => {
+    const db = new Database(':memory:');
+    try {
+      let prepared = 0;
+      const prepare = db.prepare.bind(db);
+      db.prepare = ((sql: string) => {
+        prepared += 1;
+        return prepare(sql);
+      }) as typeof db.prepare;
+      const conn = new Conn(db);
+      const text = (i: number): string => `SELECT ${i} + ?`;
+      assert.deepEqual(conn.allRawVaried(text(0), 1), [[1]]);
+      assert.deepEqual(conn.allRawVaried(text(0), 2), [[2]], 'the same text again, other values');
+      assert.equal(prepared, 1);
+      for (let i = 1; i <= 32; i++) conn.allRawVaried(text(i), 0);
+      assert.equal(prepared, 33);
+      conn.allRawVaried(text(32), 0);
+      assert.equal(prepared, 33, 'a recent text is still prepared');
+      assert.deepEqual(conn.allRawVaried(text(0), 5), [[5]]);
+      assert.equal(prepared, 34, 'the oldest was let go, and is prepared again');
+    } finally {
+      db.close();
+    }
   });
 });

@@ -110,7 +110,7 @@ export class SqliteStore implements Store {
       getRaw: (sql: string, ...p: SqlParam[]) => one(() => db.getRaw(sql, ...p)),
       allRaw: (sql: string, ...p: SqlParam[]) => one(() => db.allRaw(sql, ...p)),
       run: (sql: string, ...p: SqlParam[]) => one(() => db.run(sql, ...p)),
-      allRawOnce: (sql: string, ...p: SqlParam[]) => one(() => db.allRawOnce(sql, ...p)),
+      allRawVaried: (sql: string, ...p: SqlParam[]) => one(() => db.allRawVaried(sql, ...p)),
     };
   }
 
