@@ -94,6 +94,8 @@ function migratedSqliteFile(): Promise<string> {
  */
 const spareSchemas: string[] = [];
 let pristineSchema: string | undefined;
+/** Whether the spares are dropped when the process has nothing left to do (registered once). */
+let dropsAtExit = false;
 
 /**
  * What a schema looks like: each relation with its kind and number of columns, the number of
@@ -144,7 +146,11 @@ async function release(base: string, schema: string): Promise<void> {
     pristineSchema ??= s.migrated ? s.text : undefined;
     if (s.migrated && s.text === pristineSchema) {
       await pool.query(emptying(schema, s.rels));
-      if (spareSchemas.length === 0) process.once('beforeExit', () => void dropSpares(pool));
+      // Once per process: a shard of test files empties and refills the spares many times.
+      if (!dropsAtExit) {
+        dropsAtExit = true;
+        process.on('beforeExit', () => void dropSpares(pool));
+      }
       spareSchemas.push(schema);
       return;
     }
@@ -156,7 +162,10 @@ async function release(base: string, schema: string): Promise<void> {
   await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
 }
 
-/** When the process has nothing left to do: the spare schemas go (the loop then empties again). */
+/**
+ * When the process has nothing left to do: the spare schemas go (the loop then empties again, and
+ * with nothing left to drop the next beforeExit starts no work, so the process exits).
+ */
 async function dropSpares(pool: pg.Pool): Promise<void> {
   const schemas = spareSchemas.splice(0);
   if (schemas.length > 0) await pool.query(`DROP SCHEMA IF EXISTS ${schemas.join(', ')} CASCADE`).catch(() => undefined);
