@@ -242,7 +242,7 @@ describe('errors of the transport', () => {
     const res = await api(broken, t, '/3/account/get.php');
     assert.equal(res.statusCode, 500);
     assert.deepEqual(res.json(), { errorCode: 0, errorDesc: 'Internal server error' });
-    await broken.app.close();
+    await broken.close();
   });
 
   it('/healthz answers ok', async () => {

@@ -59,7 +59,7 @@ describe('/healthz and /readyz', () => {
       assert.deepEqual((ready.json() as { problems: string[] }).problems, ['the database does not answer']);
       assert.equal((await broken.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 500);
     } finally {
-      await broken.app.close();
+      await broken.close();
     }
   });
 });
