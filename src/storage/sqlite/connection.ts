@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { BoundedMap } from '../../lib/bounded-map.js';
 import { storableParams, type Dialect, type SqlDb, type SqlParam } from '../sql/db.js';
 
-/** Prepared statements kept for allRawVaried(): field lists in use at once by an account's apps. */
+/** Prepared statements kept for allRawVaried(): the field lists in use at once by every app of every account. */
 const VARIED_STATEMENTS = 32;
 
 /** A better-sqlite3 connection with a prepared-statement cache. SQL never leaves storage/. */
