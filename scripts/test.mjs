@@ -51,7 +51,7 @@ const SECOND_PASS = [
   'src/features/sharing/searches.test.js',
   'src/features/sharing/sharing.errors.test.js',
   'src/features/sharing/sharing.test.js',
-  'src/features/tasks/task-json.test.js',
+  'src/features/tasks/task-records.test.js',
   'src/features/tasks/tasks.add.test.js',
   'src/features/tasks/tasks.batch.test.js',
   'src/features/tasks/tasks.delete.test.js',

@@ -81,15 +81,14 @@ export type PublicTaskField =
   | 'remind' | 'repeat' | 'status' | 'length' | 'priority' | 'star' | 'added' | 'timer' | 'timeron'
   | 'note' | 'meta' | 'previous' | 'shared' | 'sharedowner' | 'sharedwith' | 'addedby' | 'via' | 'attachment';
 
-/** A page of tasks as the database wrote them: each one's public JSON object. */
-export interface TaskJsonPage {
+/** The two forms of a public record: a JSON object, or an XML element. */
+export type RecordForm = 'json' | 'xml';
+
+/** A page of tasks as the database wrote them: each one's public record, in JSON or XML. */
+export interface TaskWrittenPage {
   readonly total: number;
-  /**
-   * One JSON object per task, with exactly the fields asked for, in that order, as UTF-8 bytes:
-   * each encoded while it is small and the answer joined as bytes, instead of one long string that
-   * sending would first flatten, then measure, then encode.
-   */
-  readonly rows: readonly Buffer[];
+  /** One record per task, with exactly the fields asked for, in that order: a JSON object, or a `<task>` element. */
+  readonly rows: readonly string[];
 }
 
 export interface Tombstone {
@@ -100,17 +99,23 @@ export interface Tombstone {
 export type TaskReference = 'folder' | 'context' | 'goal' | 'location';
 
 export interface TasksRepo {
+  /**
+   * Whether pageWritten() writes XML: where the database does it faster than the presenter's
+   * writer (PostgreSQL; not SQLite, whose work is the server's own CPU).
+   */
+  readonly writesXml: boolean;
   count(userPk: number): Promise<number>;
   get(userPk: number, id: number): Promise<Task | null>;
   /** Tasks matching the query, ordered by id (stable paging), with the total before paging. */
   page(userPk: number, query: TaskQuery): Promise<TaskPage>;
   /**
-   * page(), with each task written as its public JSON by the database (the fastest way to answer
-   * tasks/get in JSON; docs/decisions/0007). The record must equal what the task presenter writes
-   * for the same task and fields (a test holds the two together). `withChildren` and `metaFor`
-   * are read from `fields` (children, meta) and the query's metaFor.
+   * page(), with each task written as its public record by the database, in JSON, or in XML where
+   * writesXml says so (the fastest way to answer tasks/get; docs/decisions/0007). The record must
+   * equal what the task presenter writes for the same task and fields (a test holds the two
+   * together). `withChildren` and `metaFor` are read from `fields` (children, meta) and the query's
+   * metaFor.
    */
-  pageJson(userPk: number, query: TaskQuery, fields: readonly PublicTaskField[]): Promise<TaskJsonPage>;
+  pageWritten(userPk: number, query: TaskQuery, fields: readonly PublicTaskField[], form: RecordForm): Promise<TaskWrittenPage>;
   insert(userPk: number, task: Task): Promise<void>;
   /** insert() of many tasks, in a few multi-row statements (same rules, same result). */
   insertMany(userPk: number, tasks: readonly Task[]): Promise<void>;

@@ -68,19 +68,37 @@ const HELPERS = Object.freeze({
 
 type Field = keyof typeof FIELDS;
 
-function jsonPiece(name: Field): string {
+/** A piece of a compiled writer: constant text, or a JavaScript expression giving text. */
+type Piece = { readonly text: string } | { readonly code: string };
+
+function jsonPieces(name: Field, first: boolean): Piece[] {
   const { read, kind } = FIELDS[name];
-  const key = JSON.stringify(`,"${name}":`).slice(0, -1);
-  if (kind === 'userOrZero') return `${key}" + (${read} === undefined ? '0' : JSON.stringify(${read}))`;
+  const key = { text: `${first ? '{' : ','}"${name}":` };
+  if (kind === 'userOrZero') return [key, { code: `(${read} === undefined ? '0' : JSON.stringify(${read}))` }];
   const value = kind === 'int' ? read : kind === 'nullableText' ? `(${read} === null ? 'null' : JSON.stringify(${read}))` : `JSON.stringify(${read})`;
-  return `${key}" + ${value}`;
+  return [key, { code: `${value}` }];
 }
 
-function xmlPiece(name: Field): string {
+function xmlPieces(name: Field): Piece[] {
   const { read, kind } = FIELDS[name];
-  if (kind === 'list') return `h.writeValue(${JSON.stringify(name)}, ${read})`;
+  if (kind === 'list') return [{ code: `h.writeValue(${JSON.stringify(name)}, ${read})` }];
   const value = kind === 'int' ? read : kind === 'userOrZero' ? `(${read} === undefined ? 0 : h.escapeText(${read}))` : `h.escapeText(${read})`;
-  return `"<${name}>" + ${value} + "</${name}>"`;
+  return [{ text: `<${name}>` }, { code: value }, { text: `</${name}>` }];
+}
+
+/**
+ * The pieces as one expression, each run of constant text as one literal: `"</id><title>"` rather
+ * than `"</id>" + "<title>"`, so that a record is about half as many joins (V8 does not fold
+ * literals that follow a value).
+ */
+function expression(pieces: readonly Piece[]): string {
+  const merged: Piece[] = [];
+  for (const p of pieces) {
+    const last = merged[merged.length - 1];
+    if ('text' in p && last && 'text' in last) merged[merged.length - 1] = { text: last.text + p.text };
+    else merged.push(p);
+  }
+  return merged.map((p) => ('text' in p ? JSON.stringify(p.text) : `(${p.code})`)).join(' + ');
 }
 
 /** Writes one task as JSON or XML text; `ref` (the client's, on add) comes last when given. */
@@ -90,9 +108,8 @@ export interface TaskWriter {
 }
 
 function compile(names: readonly Field[]): TaskWriter {
-  // {"id":…: the first piece opens the object instead of following a comma.
-  const json = `return "{" + ${names.map(jsonPiece).join(' + ').replace(/^",/, '"')} + (ref === undefined ? "}" : ',"ref":' + JSON.stringify(ref) + "}");`;
-  const xml = `return "<task>" + ${names.map(xmlPiece).join(' + ')} + (ref === undefined ? "" : "<ref>" + h.escapeText(ref) + "</ref>") + "</task>";`;
+  const json = `return ${expression(names.flatMap((n, i) => jsonPieces(n, i === 0)))} + (ref === undefined ? "}" : ',"ref":' + JSON.stringify(ref) + "}");`;
+  const xml = `return ${expression([{ text: '<task>' }, ...names.flatMap(xmlPieces)])} + (ref === undefined ? "" : "<ref>" + h.escapeText(ref) + "</ref>") + "</task>";`;
   const toJson = new Function('h', 't', 'ref', json) as (h: typeof HELPERS, t: ListedTask, ref?: string | number) => string;
   const toXml = new Function('h', 't', 'ref', xml) as (h: typeof HELPERS, t: ListedTask, ref?: string | number) => string;
   return { json: (t, ref) => toJson(HELPERS, t, ref), xml: (t, ref) => toXml(HELPERS, t, ref) };

@@ -1,7 +1,7 @@
 import type { ItemError } from '../../errors.js';
 import { errorNode, listBody, XML_DECLARATION, type ApiBody, type TextBody } from '../../http/reply.js';
 import { writeXmlNode } from '../../http/xml.js';
-import type { ListedTask, Tombstone } from '../../storage/store.js';
+import type { ListedTask, RecordForm, Tombstone } from '../../storage/store.js';
 import type { FieldSet } from './task-fields.js';
 import { taskWriter } from './task-writers.js';
 
@@ -53,21 +53,27 @@ export function taskPageBody(tasks: readonly ListedTask[], fields: FieldSet, tot
 }
 
 
-/** tasks/get in JSON from tasks the database wrote (listTasksJson): only joined, as bytes. */
-export function taskJsonPageBody(rows: readonly Buffer[], total: number): TextBody {
-  return {
-    text: {
-      json: () => {
-        const parts: Buffer[] = [Buffer.from(`[{"num":${rows.length},"total":${total}}`)];
-        for (const row of rows) parts.push(COMMA, row);
-        parts.push(CLOSE);
-        return Buffer.concat(parts);
-      },
-      xml: () => {
-        throw new Error('taskJsonPageBody is for JSON answers only');
-      },
-    },
+/**
+ * tasks/get from tasks the database wrote (listTasksWritten), in the form they were written in:
+ * only joined, as bytes. Each record is encoded while it is small, and the answer is one buffer
+ * whose length is known, instead of one long string that sending would first flatten, then
+ * measure, then encode.
+ */
+export function taskWrittenPageBody(rows: readonly string[], total: number, form: RecordForm): TextBody {
+  const json = form === 'json';
+  const join = (): Buffer => {
+    const parts: Buffer[] = [Buffer.from(json ? `[{"num":${rows.length},"total":${total}}` : `${XML_DECLARATION}<tasks num="${rows.length}" total="${total}">`)];
+    for (const row of rows) {
+      if (json) parts.push(COMMA);
+      parts.push(Buffer.from(row));
+    }
+    parts.push(json ? CLOSE : CLOSE_TASKS);
+    return Buffer.concat(parts);
   };
+  const wrong = (): never => {
+    throw new Error(`taskWrittenPageBody holds ${form} records`);
+  };
+  return { text: { json: json ? join : wrong, xml: json ? wrong : join } };
 }
 
 /** tasks/add and tasks/edit: results in submission order, inline errors among them; `ref` as sent on add. */

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
-import type { ListedTask, PublicTaskField, TaskJsonPage, TaskPage, TaskQuery, Tombstone } from '../../storage/store.js';
+import type { ListedTask, PublicTaskField, RecordForm, TaskPage, TaskQuery, TaskWrittenPage, Tombstone } from '../../storage/store.js';
 
 /** The filters of tasks/get, plus which costly fields were asked for. */
 type ListInput = Omit<TaskQuery, 'withChildren' | 'metaFor'> & { readonly children: boolean; readonly meta: boolean; readonly attachment: boolean; readonly sharing: boolean };
@@ -46,11 +46,11 @@ export async function withExtras(
 }
 
 /**
- * listTasks, each task already written as its public JSON with `fields` (the fast path of
- * tasks/get in JSON), attachments included: the database writes them too.
+ * listTasks, each task already written as its public record with `fields`, in JSON or XML (the
+ * fast path of tasks/get), links and sharing included: the database writes them too.
  */
-export async function listTasksJson(deps: Deps, auth: AuthContext, input: ListInput, fields: readonly PublicTaskField[]): Promise<TaskJsonPage> {
-  return deps.store.read.tasks.pageJson(auth.userPk, queryOf(auth, input), fields);
+export async function listTasksWritten(deps: Deps, auth: AuthContext, input: ListInput, fields: readonly PublicTaskField[], form: RecordForm): Promise<TaskWrittenPage> {
+  return deps.store.read.tasks.pageWritten(auth.userPk, queryOf(auth, input), fields, form);
 }
 
 export async function deletedTasks(deps: Deps, auth: AuthContext, after: number): Promise<Tombstone[]> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { storableParams, type Dialect, type SqlDb, type SqlParam } from '../sql/db.js';
+import { storableParams, type Dialect, type JsonKind, type SqlDb, type SqlParam } from '../sql/db.js';
 
 /** `?` placeholders (how the shared SQL is written) numbered as PostgreSQL wants ($1, $2, …). */
 const numbered = new Map<string, { text: string; name: string }>();
@@ -56,6 +56,31 @@ export class PgDb implements SqlDb {
   }
 }
 
+/**
+ * The characters XML 1.0 forbids that PostgreSQL's text can hold (U+0000 and lone surrogates never
+ * reach it), as a regular expression in an escape-string literal.
+ */
+const XML_FORBIDDEN = `E'[\\x01-\\x08\\x0b\\x0c\\x0e-\\x1f\\uFFFE\\uFFFF]'`;
+
+/**
+ * Text as XML character data: the characters XML forbids left out, the entities, CR's reference.
+ * The forbidden ones are looked for first and replaced only when found: a match costs PostgreSQL
+ * 0.2 ms per 1000 notes and regexp_replace 0.35, where translate() took 9 ms.
+ */
+function xmlText(e: string): string {
+  const allowed = `CASE WHEN ${e} ~ ${XML_FORBIDDEN} THEN regexp_replace(${e}, ${XML_FORBIDDEN}, '', 'g') ELSE ${e} END`;
+  return `replace(replace(replace(replace(${allowed}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), E'\\r', '&#13;')`;
+}
+
+/**
+ * format() writes each record into one buffer, and its %s writes NULL as nothing where || would
+ * make the whole record NULL. The keys are names of a fixed table, never input, and hold no %.
+ */
+function xmlRecords(name: string, columns: ReadonlyArray<readonly [string, string, JsonKind]>, from: string): string {
+  const template = `<${name}>${columns.map(([k]) => `<${k}>%s</${k}>`).join('')}</${name}>`;
+  return `SELECT format('${template}', ${columns.map(([, e, kind]) => (kind === 'text' ? xmlText(e) : e)).join(', ')}) ${from}`;
+}
+
 export const pgDialect: Dialect = {
   name: 'postgres',
   // Rows read before they are changed are locked until the transaction ends: two instances must
@@ -79,6 +104,11 @@ export const pgDialect: Dialect = {
   jsonRecords: (columns, from) => {
     const members = columns.map(([k, e, kind], i) => `'${i === 0 ? '{' : ','}"${k}":' || ${kind === 'text' ? `coalesce(to_json(${e})::text, 'null')` : `coalesce((${e})::text, 'null')`}`);
     return `SELECT ${members.join(' || ')} || '}' ${from}`;
+  },
+  xml: {
+    text: xmlText,
+    list: (expression, from, orderBy) => `coalesce((SELECT string_agg(${expression}, '' ORDER BY ${orderBy}) ${from}), '')`,
+    records: xmlRecords,
   },
   emptyJsonArray: `'[]'::json`,
   // array_to_json writes its elements compactly, as row_to_json does (json_agg puts spaces and

@@ -1,5 +1,5 @@
-import type { ListedTask, PublicTaskField, Task, TaskJsonPage, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
-import type { Dialect, SqlDb, WideRow } from './db.js';
+import type { ListedTask, PublicTaskField, RecordForm, Task, TaskWrittenPage, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
+import type { Dialect, JsonKind, SqlDb, WideRow } from './db.js';
 
 /** Columns in the order of the Task fields below; rows are read as arrays (see Conn.getRaw). */
 const COLUMNS = [
@@ -77,12 +77,66 @@ const OTHERS = `FROM task_shares p JOIN shares sh ON sh.pk = p.share_pk JOIN acc
 const OWNER = 'FROM shares sh JOIN accounts oa ON oa.pk = sh.user_pk WHERE sh.pk = s.share_pk';
 
 /**
- * Each public field as a SQL expression over the row `t` (and `m`, the calling app's meta), for
- * pageJson. The same record as the presenter's (src/features/tasks/task-writers.ts), which a test
- * compares field by field on both databases: times are floating (the start of the date's day plus
- * the time, 0 without a time); a user id is text, 0 when there is none. Only names of this fixed table reach the SQL.
+ * What differs between the two forms a database writes a task's public record in (pageWritten):
+ * JSON (as JSON.stringify writes it) and XML (as the XML writer does, src/http/xml.ts).
  */
-function publicExpression(field: PublicTaskField, dialect: Dialect): string {
+interface RecordSql {
+  /** A text value nested in a field (a user id): a JSON string, or escaped XML text. */
+  text(e: string): string;
+  /** A number held as text (a note's id, or the constant '0'). */
+  numberOfText(e: string): string;
+  /** A list of the text values of `e` over `from`: a JSON array, or one `<id>` element each. */
+  textList(e: string, from: string, orderBy: string): string;
+  /**
+   * A list of records over `from`: a JSON array of objects, or one `<item>` element each. A text
+   * member is written as text; a literal one is a number or a value of this form already.
+   */
+  recordList(item: string, members: ReadonlyArray<readonly [string, string, JsonKind]>, from: string, orderBy: string): string;
+  /** A list with no members. */
+  readonly emptyList: string;
+  /** The statement writing each row of `from` as one record of `columns`. */
+  records(columns: ReadonlyArray<readonly [string, string, JsonKind]>, from: string): string;
+}
+
+function jsonSql(d: Dialect): RecordSql {
+  return {
+    text: (e) => d.jsonText(e),
+    numberOfText: (e) => d.jsonNumberOfText(e),
+    textList: (e, from, orderBy) => d.jsonTextList(e, from, orderBy),
+    recordList: (_item, members, from, orderBy) => d.jsonList(members.map(([k, e]) => [k, e]), from, orderBy),
+    emptyList: d.emptyJsonArray,
+    records: (columns, from) => d.jsonRecords(columns, from),
+  };
+}
+
+/**
+ * XML, where the database writes it (Dialect.xml): a list is its members' elements, which the
+ * record's `<field>` element encloses; the XML writer names them `<id>` for a value and after the
+ * list for a record (src/http/xml.ts, itemName).
+ */
+function xmlSql(d: Dialect): RecordSql | undefined {
+  const x = d.xml;
+  if (!x) return undefined;
+  const element = (name: string, e: string): string => `'<${name}>' || ${e} || '</${name}>'`;
+  return {
+    text: (e) => x.text(e),
+    numberOfText: (e) => `CAST(CAST(${e} AS BIGINT) AS TEXT)`,
+    textList: (e, from, orderBy) => x.list(element('id', x.text(e)), from, orderBy),
+    recordList: (item, members, from, orderBy) =>
+      x.list(element(item, members.map(([k, e, kind]) => element(k, kind === 'text' ? x.text(e) : e)).join(' || ')), from, orderBy),
+    emptyList: "''",
+    records: (columns, from) => x.records('task', columns, from),
+  };
+}
+
+/**
+ * Each public field as a SQL expression over the row `t` (and `m`, the calling app's meta), for
+ * pageWritten. The same record as the presenter's (src/features/tasks/task-writers.ts), which a
+ * test compares field by field on both databases, in both forms: times are floating (the start of
+ * the date's day plus the time, 0 without a time); a user id is text, 0 when there is none. Only
+ * names of this fixed table reach the SQL.
+ */
+function publicExpression(field: PublicTaskField, r: RecordSql): string {
   switch (field) {
     case 'children':
       return CHILDREN;
@@ -97,13 +151,13 @@ function publicExpression(field: PublicTaskField, dialect: Dialect): string {
     case 'shared':
       return 'CASE WHEN s.share_pk IS NULL THEN 0 ELSE 1 END';
     case 'sharedowner':
-      return `CASE WHEN s.share_pk IS NULL THEN ${dialect.jsonNumberOfText("'0'")} ELSE (SELECT ${dialect.jsonText('oa.userid')} ${OWNER}) END`;
+      return `CASE WHEN s.share_pk IS NULL THEN ${r.numberOfText("'0'")} ELSE (SELECT ${r.text('oa.userid')} ${OWNER}) END`;
     case 'sharedwith':
-      return `CASE WHEN s.share_pk IS NULL THEN ${dialect.emptyJsonArray} ELSE ${dialect.jsonTextList('pa.userid', OTHERS, 'pa.pk')} END`;
+      return `CASE WHEN s.share_pk IS NULL THEN ${r.emptyList} ELSE ${r.textList('pa.userid', OTHERS, 'pa.pk')} END`;
     case 'addedby':
-      return `CASE WHEN ab.by_pk IS NULL THEN ${dialect.jsonNumberOfText("'0'")} ELSE (SELECT ${dialect.jsonText('ba.userid')} FROM accounts ba WHERE ba.pk = ab.by_pk) END`;
+      return `CASE WHEN ab.by_pk IS NULL THEN ${r.numberOfText("'0'")} ELSE (SELECT ${r.text('ba.userid')} FROM accounts ba WHERE ba.pk = ab.by_pk) END`;
     case 'attachment':
-      return attachmentsExpression(dialect);
+      return attachmentsExpression(r);
     default:
       return `t.${field}`;
   }
@@ -114,19 +168,20 @@ function publicExpression(field: PublicTaskField, dialect: Dialect): string {
  * reads them: a note's id is a number, an outline's or a list's its text id, the name the linked
  * record's title; a link whose record is gone is left out.
  */
-function attachmentsExpression(d: Dialect): string {
+function attachmentsExpression(r: RecordSql): string {
   const title = 'coalesce(n.title, o.title, l.title)';
   // Most tasks have no links: one probe of the index answers them without building a list
   // (measured on SQLite: 2.9 → 2.4 ms for 1000 rows of all fields).
-  return `CASE WHEN NOT EXISTS (SELECT 1 FROM task_attachments x WHERE x.user_pk = t.user_pk AND x.task_id = t.id) THEN ${d.emptyJsonArray} ELSE ${linkList(d, title)} END`;
+  return `CASE WHEN NOT EXISTS (SELECT 1 FROM task_attachments x WHERE x.user_pk = t.user_pk AND x.task_id = t.id) THEN ${r.emptyList} ELSE ${linkList(r, title)} END`;
 }
 
-function linkList(d: Dialect, title: string): string {
-  return d.jsonList(
+function linkList(r: RecordSql, title: string): string {
+  return r.recordList(
+    'attachment',
     [
-      ['id', `CASE WHEN a.kind = 'note' THEN ${d.jsonNumberOfText('a.target')} ELSE ${d.jsonText('a.target')} END`],
-      ['kind', 'a.kind'],
-      ['name', title],
+      ['id', `CASE WHEN a.kind = 'note' THEN ${r.numberOfText('a.target')} ELSE ${r.text('a.target')} END`, 'literal'],
+      ['kind', 'a.kind', 'text'],
+      ['name', title, 'text'],
     ],
     `FROM task_attachments a
        LEFT JOIN notes n ON a.kind = 'note' AND n.user_pk = a.user_pk AND CAST(n.id AS TEXT) = a.target
@@ -153,12 +208,19 @@ const REFERENCE_FIELDS: ReadonlySet<TaskReference> = new Set(['folder', 'context
 export class SqlTasks implements TasksRepo {
   /** Listing reads a task's columns as the dialect reads wide rows best (Dialect.wideRow). */
   private readonly row: WideRow;
+  private readonly json: RecordSql;
+  private readonly xml: RecordSql | undefined;
+  /** Whether pageWritten() writes XML here (Dialect.xml). */
+  readonly writesXml: boolean;
 
   constructor(
     private readonly db: SqlDb,
     private readonly dialect: Dialect,
   ) {
     this.row = dialect.wideRow(SELECT, COLUMNS.length);
+    this.json = jsonSql(dialect);
+    this.xml = xmlSql(dialect);
+    this.writesXml = this.xml !== undefined;
   }
 
   async count(userPk: number): Promise<number> {
@@ -171,7 +233,7 @@ export class SqlTasks implements TasksRepo {
     return row ? toTask(row) : null;
   }
 
-  /** What page() and pageJson() share: the filter, the index hint, and the total. */
+  /** What page() and pageWritten() share: the filter, the index hint, and the total. */
   private query(userPk: number, q: TaskQuery, sharing = false) {
     // The WHERE clause is built from fixed fragments; every value is a bound parameter.
     const where = ['t.user_pk = ?'];
@@ -214,12 +276,14 @@ export class SqlTasks implements TasksRepo {
     return { total, tasks };
   }
 
-  async pageJson(userPk: number, q: TaskQuery, fields: readonly PublicTaskField[]): Promise<TaskJsonPage> {
+  async pageWritten(userPk: number, q: TaskQuery, fields: readonly PublicTaskField[], form: RecordForm): Promise<TaskWrittenPage> {
     const query = this.query(userPk, { ...q, metaFor: fields.includes('meta') ? q.metaFor : undefined }, fields.some((f) => SHARING_FIELDS.has(f)));
-    const columns = fields.map((f) => [f, publicExpression(f, this.dialect), TEXT_FIELDS.has(f) ? 'text' : 'literal'] as const);
+    const r = form === 'json' ? this.json : this.xml;
+    if (!r) throw new Error(`this database does not write tasks as ${form} (see writesXml)`);
+    const columns = fields.map((f) => [f, publicExpression(f, r), TEXT_FIELDS.has(f) ? 'text' : 'literal'] as const);
     // The select list follows the fields asked for: many variants, of which the last few stay prepared.
-    const rows = query.num === 0 ? [] : await this.db.allRawVaried(this.dialect.jsonRecords(columns, query.from), ...query.params);
-    return { total: await query.total(rows.length), rows: rows.map((r) => Buffer.from(r[0] as string, 'utf8')) };
+    const rows = query.num === 0 ? [] : await this.db.allRawVaried(r.records(columns, query.from), ...query.params);
+    return { total: await query.total(rows.length), rows: rows.map((row) => row[0] as string) };
   }
 
   async insert(userPk: number, task: Task): Promise<void> {

@@ -7,11 +7,11 @@ import { ALWAYS_FIELDS, OPTIONAL_FIELDS, type FieldSet } from './task-fields.js'
 import { taskWriter } from './task-writers.js';
 
 /**
- * tasks/get in JSON is written by the database (TasksRepo.pageJson), everything else by the
- * presenter's compiled writers: the two descriptions of the public record must agree, byte for
- * byte, for every field and on every database.
+ * tasks/get is written by the database (TasksRepo.pageWritten), everything else by the presenter's
+ * compiled writers: the two descriptions of the public record must agree, byte for byte, for every
+ * field, in JSON and in XML, on every database.
  */
-describe('the public task record: database JSON equals the presenter', () => {
+describe('the public task record: what the database writes equals the presenter, in JSON and XML', () => {
   let ctx: TestContext;
   let account: Account;
   let clientPk: number;
@@ -88,6 +88,12 @@ describe('the public task record: database JSON equals the presenter', () => {
     });
   });
   after(() => ctx.close());
+  const writesXml = (): boolean => ctx.deps.store.read.tasks.writesXml;
+
+  it('XML is written by the database on PostgreSQL, by the presenter on SQLite (Dialect.xml)', async () => {
+    assert.equal(writesXml(), ctx.deps.store.dialect === 'postgres');
+    if (!writesXml()) await assert.rejects(ctx.deps.store.read.tasks.pageWritten(account.pk, { start: 0, num: 10, withChildren: false }, ['id'], 'xml'), /does not write tasks as xml/);
+  });
 
   const fieldSets: Array<[string, FieldSet]> = [
     ['no optional field', []],
@@ -100,7 +106,8 @@ describe('the public task record: database JSON equals the presenter', () => {
   for (const [name, fields] of fieldSets) {
     it(name, async () => {
       const query = { start: 0, num: 1000, withChildren: fields.includes('children'), metaFor: fields.includes('meta') ? clientPk : undefined };
-      const fromDb = await ctx.deps.store.read.tasks.pageJson(account.pk, query, [...ALWAYS_FIELDS, ...fields]);
+      const fromDb = await ctx.deps.store.read.tasks.pageWritten(account.pk, query, [...ALWAYS_FIELDS, ...fields], 'json');
+      const xmlFromDb = writesXml() ? await ctx.deps.store.read.tasks.pageWritten(account.pk, query, [...ALWAYS_FIELDS, ...fields], 'xml') : undefined;
       const page = await ctx.deps.store.read.tasks.page(account.pk, query);
       const links = await ctx.deps.store.read.attachments.forTasks(account.pk, page.tasks.map((t) => t.id));
       const sharing = await ctx.deps.store.read.sharing.forTasks(account.pk, page.tasks.map((t) => t.id));
@@ -109,15 +116,21 @@ describe('the public task record: database JSON equals the presenter', () => {
       if (fields.includes('sharedwith')) assert.equal(sharing.size, 3, 'the test has sharing to compare');
       const w = taskWriter(fields);
       assert.equal(fromDb.total, tasks.length);
-      assert.deepEqual(fromDb.rows.map((r) => r.toString('utf8')), listed.tasks.map((t) => w.json(t)));
+      assert.deepEqual(fromDb.rows, listed.tasks.map((t) => w.json(t)));
+      if (xmlFromDb) {
+        assert.equal(xmlFromDb.total, tasks.length);
+        assert.deepEqual(xmlFromDb.rows, listed.tasks.map((t) => w.xml(t)));
+      }
     });
   }
 
   it('pages and filters like page(): the same tasks, the same total', async () => {
     const query = { start: 1, num: 2, comp: 0 as const, withChildren: false };
-    const fromDb = await ctx.deps.store.read.tasks.pageJson(account.pk, query, ['id']);
+    const fromDb = await ctx.deps.store.read.tasks.pageWritten(account.pk, query, ['id'], 'json');
+    const xmlFromDb = writesXml() ? await ctx.deps.store.read.tasks.pageWritten(account.pk, query, ['id'], 'xml') : undefined;
     const listed = await ctx.deps.store.read.tasks.page(account.pk, query);
-    assert.deepEqual(fromDb.rows.map((r) => r.toString('utf8')), listed.tasks.map((t) => `{"id":${t.id}}`));
+    assert.deepEqual(fromDb.rows, listed.tasks.map((t) => `{"id":${t.id}}`));
+    if (xmlFromDb) assert.deepEqual(xmlFromDb.rows, listed.tasks.map((t) => `<task><id>${t.id}</id></task>`));
     assert.equal(fromDb.total, listed.total);
   });
 });
