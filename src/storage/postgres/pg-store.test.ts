@@ -11,6 +11,7 @@ import { storeContract } from '../store.contract.js';
 import { MIGRATIONS } from '../sqlite/migrations.js';
 import { SqliteStore } from '../sqlite/sqlite-store.js';
 import { PG_MIGRATIONS } from './migrations.js';
+import { PgDb } from './pg-db.js';
 import { PostgresStore } from './pg-store.js';
 import { openPostgres } from './open-postgres.test-kit.js';
 
@@ -195,6 +196,28 @@ if (base) {
           client.release();
         }
       } finally {
+        await store.close();
+        await db.drop();
+      }
+    });
+
+    it('keeps at most 32 varied texts (tasks/get field lists) prepared on a connection, and answers every one', async () => {
+      const db = await freshSchema(base);
+      const store = new PostgresStore({ url: db.url, poolSize: 2 });
+      const client = await (store as unknown as { pool: import('pg').Pool }).pool.connect();
+      try {
+        const prepared = async (): Promise<number> => Number((await client.query('SELECT count(*) AS n FROM pg_prepared_statements')).rows[0]?.n);
+        const conn = new PgDb(client);
+        const before = await prepared();
+        // Texts no other test sends: the first of them may be named, as long as the bound holds.
+        const text = (i: number): string => `SELECT ?::int + ${i} AS v /* varied ${process.pid} ${i} */`;
+        for (let i = 0; i < 40; i++) assert.deepEqual(await conn.allRawVaried(text(i), 1), [[1 + i]]);
+        const named = (await prepared()) - before;
+        assert.ok(named <= 32, `${named} statements left prepared`);
+        for (let i = 0; i < 40; i++) assert.deepEqual(await conn.allRawVaried(text(i), 2), [[2 + i]], 'the same text again, other values');
+        assert.equal((await prepared()) - before, named, 'a text sent again is not prepared again');
+      } finally {
+        client.release();
         await store.close();
         await db.drop();
       }

@@ -19,7 +19,8 @@ export interface SqlDb {
   /**
    * allRaw() of a statement whose text varies with the request in more ways than are worth
    * keeping prepared for good (tasks/get's field lists): SQLite keeps the last few prepared,
-   * PostgreSQL parses it for this call only (a named statement would stay on every connection).
+   * PostgreSQL names the first few texts it sees (a named statement stays on every connection)
+   * and parses any later one for its call only.
    */
   allRawVaried(sql: string, ...params: SqlParam[]): Promise<unknown[][]>;
 }
@@ -93,6 +94,11 @@ export interface Dialect {
   lockRows(of?: string): string;
   /** The clause of a read that waits for the writers holding its rows' locks (Store.settledAccount). */
   readonly shareLock: string;
+  /**
+   * Appended to a subquery in FROM to keep it one (PostgreSQL: OFFSET 0), where merging it into the
+   * query around it would copy its expressions, subqueries and all; SQLite takes ''.
+   */
+  readonly fence: string;
   /** An index hint for SQLite (`INDEXED BY`); PostgreSQL's planner takes none. */
   indexHint(index: string): string;
   /**

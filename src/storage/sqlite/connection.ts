@@ -112,6 +112,7 @@ export const sqliteDialect: Dialect = {
   lockRows: () => '',
   // The store queues settled reads behind its one writer instead (sqlite-store.ts).
   shareLock: '',
+  fence: '',
   indexHint: (index) => `INDEXED BY ${index}`,
   // better-sqlite3's raw rows hand the columns over as they are: 1.2 ms per 1000 rows of 29
   // columns, against 1.9 ms through one json_array per row and JSON.parse.
