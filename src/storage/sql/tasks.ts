@@ -72,17 +72,18 @@ const SHARING_FIELDS: ReadonlySet<PublicTaskField> = new Set(['shared', 'sharedo
 /** The public fields that are text (JSON strings); the others are numbers, or JSON the expression writes. */
 const TEXT_FIELDS: ReadonlySet<PublicTaskField> = new Set(['title', 'tag', 'repeat', 'note', 'meta']);
 /*
- * The subqueries below read one table each, with scalar subqueries where a join would do: for a
- * custom plan PostgreSQL plans every subquery of the statement on each call, rows or not, and a
- * join of three or four tables costs it more to plan than as many one-table lookups (planning
- * time of an all-fields after= read: links 0.16 → 0.07 ms, sharing 0.11 → 0.07 ms).
+ * The subqueries below read one or two tables each, with scalar subqueries where a wider join
+ * would do: for a custom plan PostgreSQL plans every subquery of the statement on each call, rows
+ * or not, and a join of three or four tables costs it more to plan than as many one-table lookups
+ * (planning an all-fields after= read: 0.55–0.70 → 0.41–0.51 ms; the links alone 0.16 → 0.07 ms).
  */
 /** The owner of the row's share. */
 const SHARE_OWNER = '(SELECT sh.user_pk FROM shares sh WHERE sh.pk = s.share_pk)';
-/** The other participants of the row's share: neither the row's account nor the owner. */
-const OTHERS = `FROM task_shares p WHERE p.share_pk = s.share_pk AND p.user_pk <> t.user_pk AND p.user_pk <> ${SHARE_OWNER}`;
-const OTHER_ID = '(SELECT pa.userid FROM accounts pa WHERE pa.pk = p.user_pk)';
-const OWNER_ID = `(SELECT oa.userid FROM accounts oa WHERE oa.pk = ${SHARE_OWNER})`;
+/** The other participants of the row's share (`pa`): neither the row's account nor the owner. */
+const OTHERS = `FROM task_shares p JOIN accounts pa ON pa.pk = p.user_pk
+  WHERE p.share_pk = s.share_pk AND p.user_pk <> t.user_pk AND p.user_pk <> ${SHARE_OWNER}`;
+/** The user id of the share's owner, written as the form writes text (inside: XML's escaping tests its value more than once). */
+const ownerId = (r: RecordSql): string => `(SELECT ${r.text('oa.userid')} FROM accounts oa WHERE oa.pk = ${SHARE_OWNER})`;
 
 /**
  * What differs between the two forms a database writes a task's public record in (pageWritten):
@@ -159,9 +160,9 @@ function publicExpression(field: PublicTaskField, r: RecordSql, d: Dialect): str
     case 'shared':
       return 'CASE WHEN s.share_pk IS NULL THEN 0 ELSE 1 END';
     case 'sharedowner':
-      return `CASE WHEN s.share_pk IS NULL THEN ${r.numberOfText("'0'")} ELSE ${r.text(OWNER_ID)} END`;
+      return `CASE WHEN s.share_pk IS NULL THEN ${r.numberOfText("'0'")} ELSE ${ownerId(r)} END`;
     case 'sharedwith':
-      return `CASE WHEN s.share_pk IS NULL THEN ${r.emptyList} ELSE ${r.textList(OTHER_ID, OTHERS, 'p.user_pk')} END`;
+      return `CASE WHEN s.share_pk IS NULL THEN ${r.emptyList} ELSE ${r.textList('pa.userid', OTHERS, 'pa.pk')} END`;
     case 'addedby':
       return `CASE WHEN ab.by_pk IS NULL THEN ${r.numberOfText("'0'")} ELSE (SELECT ${r.text('ba.userid')} FROM accounts ba WHERE ba.pk = ab.by_pk) END`;
     case 'attachment':
