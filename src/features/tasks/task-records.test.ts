@@ -44,9 +44,11 @@ describe('the public task record: what the database writes equals the presenter,
     // A time without a date (1 Jan 1970), a subtask with an order.
     newTask(3, { duetime: 3600, starttime: null, parent: 2, ord: 4 }),
     newTask(4, { title: '', note: '', tag: '' }),
-    // Characters XML cannot carry (the XML writer drops them; JSON escapes them).
-    newTask(5, { title: 'non\uFFFEcharacter', repeat: 'FREQ=DAILY' }),
-    newTask(6, { tag: 'bell\u0007' }),
+    // Characters XML cannot carry (the XML writer drops them; JSON escapes them), each alone and
+    // among text, and CR (a reference in XML).
+    newTask(5, { title: 'non\uFFFEcharacter\uFFFF', repeat: 'FREQ=DAILY' }),
+    newTask(6, { tag: 'bell\u0007', note: '\b\u000b\u000c\u000e\u0010\u001f\uFFFF' }),
+    newTask(7, { title: '\r', tag: '\uFFFE', note: 'a\r\nb\u0008c &amp; <![CDATA[ ]]> \uD83D\uDE00 \uFDD0 \u{1FFFE}' }),
   ];
 
   before(async () => {
@@ -57,12 +59,13 @@ describe('the public task record: what the database writes equals the presenter,
     await ctx.deps.store.transaction(async (tx) => {
       await tx.tasks.insertMany(account.pk, tasks);
       await tx.tasks.setMeta(account.pk, 2, clientPk, 'app data "quoted"\n');
+      await tx.tasks.setMeta(account.pk, 7, clientPk, 'm\r\u0001<&>\uFFFF');
     });
     // Attachments: a note (integer id), an outline and a list (text ids), linked in this order;
     // and a link whose record is then deleted, which is left out.
     const add = async (plural: string, item: Record<string, unknown>) =>
       ((await api(ctx, signed.token, `/3/${plural}/add.php`, { [plural]: JSON.stringify([item]) })).json() as Array<{ id: number | string }>)[0]?.id;
-    const note = await add('notes', { title: 'A "note" <1>' });
+    const note = await add('notes', { title: 'A "note" <1> & \r\u0001\uFFFF' });
     const outline = await add('outlines', { title: 'Plan ünï', ref: 'o1' });
     const list = await add('lists', { title: 'Groceries', ref: 'l1', cols: [{ title: 'Item', type: 19 }] });
     const gone = await add('notes', { title: 'Gone soon' });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { BoundedMap } from '../../lib/bounded-map.js';
 import { storableParams, type Dialect, type JsonKind, type SqlDb, type SqlParam } from '../sql/db.js';
 
 /** `?` placeholders (how the shared SQL is written) numbered as PostgreSQL wants ($1, $2, …). */
@@ -18,17 +19,46 @@ function statement(sql: string): { text: string; name: string } {
 }
 
 /**
- * How many of allRawVaried's texts (tasks/get's, one per field list) are named statements: a
- * client sends the same field list on every sync, and the apps of an instance use a few.
+ * Which of allRawVaried's texts (tasks/get's: one per field list, form and filter) are sent as
+ * named statements, parsed once per connection and kept there: a text once it has been sent
+ * `sightings` times among the last 256 texts seen, up to `limit` texts for the process's life. A
+ * client sends the same few texts on every sync; one that invents them (a scanner) sends each once
+ * or twice and gets no slot, and no text ever leaves a statement prepared without bound.
  */
-const VARIED_NAMED = 32;
-const namedVaried = new Set<string>();
+export class VariedNames {
+  private readonly named = new Set<string>();
+  private readonly seen = new BoundedMap<string, number>(256);
+
+  constructor(
+    private readonly limit = 32,
+    private readonly sightings = 3,
+  ) {}
+
+  /** Whether to send `sql` named this time (counting this sighting). */
+  name(sql: string): boolean {
+    if (this.named.has(sql)) return true;
+    if (this.named.size >= this.limit) return false;
+    const times = (this.seen.get(sql) ?? 0) + 1;
+    if (times < this.sightings) {
+      this.seen.set(sql, times);
+      return false;
+    }
+    this.seen.delete(sql);
+    this.named.add(sql);
+    return true;
+  }
+}
+
+const variedNames = new VariedNames();
 
 type Queryable = pg.Pool | pg.PoolClient;
 
 /** A pool (autocommit) or a transaction's client, as the shared repositories see it. */
 export class PgDb implements SqlDb {
-  constructor(private readonly q: Queryable) {}
+  constructor(
+    private readonly q: Queryable,
+    private readonly names: VariedNames = variedNames,
+  ) {}
 
   private async query<R extends pg.QueryResultRow>(sql: string, params: SqlParam[], rowMode?: 'array'): Promise<pg.QueryResult<R>> {
     const { text, name } = statement(sql);
@@ -56,14 +86,10 @@ export class PgDb implements SqlDb {
   }
 
   async allRawVaried(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
-    // The first VARIED_NAMED texts are named, as allRaw's are: each is then parsed once per
-    // connection instead of on every call (an all-fields after= read: 0.19 of PostgreSQL's 0.74 ms).
-    // Later ones go unnamed, parsed for the call and never left prepared: a client inventing field
-    // lists costs time, not memory on every connection.
-    if (namedVaried.has(sql) || namedVaried.size < VARIED_NAMED) {
-      namedVaried.add(sql);
-      return this.allRaw(sql, ...params);
-    }
+    // A text in use is named, as allRaw's are (VariedNames): parsed once per connection instead of
+    // on every call (an all-fields after= read: 0.19 of PostgreSQL's 0.74 ms). Any other is parsed
+    // for the call and never left prepared: a client inventing texts costs time, not memory.
+    if (this.names.name(sql)) return this.allRaw(sql, ...params);
     let i = 0;
     const text = sql.replace(/\?/g, () => `$${++i}`);
     return (await this.q.query<unknown[]>({ text, values: storableParams(params), rowMode: 'array' })).rows;
@@ -132,6 +158,8 @@ export const pgDialect: Dialect = {
     `(SELECT coalesce(array_to_json(array_agg(x)), '[]'::json) FROM (SELECT ${columns.map(([k, e]) => `${e} AS "${k}"`).join(', ')} ${from} ORDER BY ${orderBy}) x)`,
   jsonTextList: (expression, from, orderBy) =>
     `(SELECT coalesce(array_to_json(array_agg(x.v)), '[]'::json) FROM (SELECT ${expression} AS v ${from} ORDER BY ${orderBy}) x)`,
+  // CAST of text that is not a number is an error here: only digits are cast.
+  idOfText: (e) => `CAST(CASE WHEN ${e} ~ '^[0-9]{1,18}$' THEN ${e} END AS BIGINT)`,
   jsonNumberOfText: (e) => `to_json(${e}::bigint)`,
   jsonText: (e) => `to_json(${e})`,
   uniqueViolation(err) {

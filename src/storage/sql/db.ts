@@ -19,8 +19,8 @@ export interface SqlDb {
   /**
    * allRaw() of a statement whose text varies with the request in more ways than are worth
    * keeping prepared for good (tasks/get's field lists): SQLite keeps the last few prepared,
-   * PostgreSQL names the first few texts it sees (a named statement stays on every connection)
-   * and parses any later one for its call only.
+   * PostgreSQL names the texts in use, up to a bound (a named statement stays on every
+   * connection: postgres/pg-db.ts, VariedNames), and parses any other for its call only.
    */
   allRawVaried(sql: string, ...params: SqlParam[]): Promise<unknown[][]>;
 }
@@ -124,6 +124,11 @@ export interface Dialect {
    * (a FROM … WHERE tail), ordered by `orderBy`; `[]` when there are none.
    */
   jsonTextList(expression: string, from: string, orderBy: string): string;
+  /**
+   * A text column holding a number's digits (a note's id kept as text) as that number, for a key
+   * comparison; NULL (never an error) for text that is not one.
+   */
+  idOfText(text: string): string;
   /** A JSON number from a text column holding digits (a note's id kept as text). */
   jsonNumberOfText(text: string): string;
   /** A JSON string from a text column. */

@@ -183,9 +183,13 @@ function attachmentsExpression(r: RecordSql, d: Dialect): string {
   return `CASE WHEN NOT EXISTS (SELECT 1 FROM task_attachments x WHERE x.user_pk = t.user_pk AND x.task_id = t.id) THEN ${r.emptyList} ELSE ${linkList(r, d)} END`;
 }
 
-/** The title of the record a link `a` names, or NULL when it is gone. */
-const LINKED_TITLE = `CASE a.kind
-  WHEN 'note' THEN (SELECT n.title FROM notes n WHERE n.user_pk = a.user_pk AND CAST(n.id AS TEXT) = a.target)
+/**
+ * The title of the record a link `a` names, or NULL when it is gone. A note's id is compared as a
+ * number, so that the notes' primary key finds it (compared as text, each note link read all of
+ * the account's notes).
+ */
+const linkedTitle = (d: Dialect): string => `CASE a.kind
+  WHEN 'note' THEN (SELECT n.title FROM notes n WHERE n.user_pk = a.user_pk AND n.id = ${d.idOfText('a.target')})
   WHEN 'outline' THEN (SELECT o.title FROM outlines o WHERE o.user_pk = a.user_pk AND o.id = a.target)
   ELSE (SELECT l.title FROM lists l WHERE l.user_pk = a.user_pk AND l.id = a.target) END`;
 
@@ -199,7 +203,7 @@ function linkList(r: RecordSql, d: Dialect): string {
     ],
     // The links with their titles, kept a subquery of its own (Dialect.fence) so that the title's
     // lookups are not copied into the filter.
-    `FROM (SELECT a.seq, a.kind, a.target, ${LINKED_TITLE} AS title FROM task_attachments a
+    `FROM (SELECT a.seq, a.kind, a.target, ${linkedTitle(d)} AS title FROM task_attachments a
        WHERE a.user_pk = t.user_pk AND a.task_id = t.id${d.fence}) z
      WHERE z.title IS NOT NULL`,
     'z.seq',
@@ -295,7 +299,8 @@ export class SqlTasks implements TasksRepo {
     const r = form === 'json' ? this.json : this.xml;
     if (!r) throw new Error(`this database does not write tasks as ${form} (see writesXml)`);
     const columns = fields.map((f) => [f, publicExpression(f, r, this.dialect), TEXT_FIELDS.has(f) ? 'text' : 'literal'] as const);
-    // The select list follows the fields asked for: many variants, of which the last few stay prepared.
+    // The select list follows the fields asked for: many variants, of which those in use stay
+    // prepared (SqlDb.allRawVaried).
     const rows = query.num === 0 ? [] : await this.db.allRawVaried(r.records(columns, query.from), ...query.params);
     return { total: await query.total(rows.length), rows: rows.map((row) => row[0] as string) };
   }

@@ -123,6 +123,8 @@ export const sqliteDialect: Dialect = {
   // json(): a subquery's value reaches the outer json_object as text unless marked JSON again.
   jsonList: (columns, from, orderBy) => `json((SELECT json_group_array(json_object(${columns.map(([k, e]) => `'${k}', ${e}`).join(', ')}) ORDER BY ${orderBy}) ${from}))`,
   jsonTextList: (expression, from, orderBy) => `json((SELECT json_group_array(${expression} ORDER BY ${orderBy}) ${from}))`,
+  // CAST alone would read the digits that begin any text ('12x' as 12).
+  idOfText: (e) => `CASE WHEN ${e} <> '' AND ${e} NOT GLOB '*[^0-9]*' THEN CAST(${e} AS INTEGER) END`,
   jsonNumberOfText: (e) => `CAST(${e} AS INTEGER)`,
   jsonText: (e) => e,
   emptyJsonArray: `json('[]')`,
