@@ -6,7 +6,7 @@ import { isServed } from '../storage/sqlite/serve-lock.js';
 import { copySqliteToPostgres, SourceNotMigrated, TargetNotEmpty } from '../storage/copy.js';
 import { openStore } from '../storage/open.js';
 import { PostgresStore } from '../storage/postgres/pg-store.js';
-import { UniqueViolation } from '../storage/store.js';
+import { UniqueViolation, UnsupportedDatabase } from '../storage/store.js';
 import { NotAnExport } from '../features/moving/json-source.js';
 import { APP_VERBS, GRANT_VERBS } from './app-commands.js';
 import { BackupRefused } from './backup.js';
@@ -127,7 +127,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
       process.stderr.write(`tickler: ${err.message} (see tickler help)\n`);
       return 2;
     }
-    const refused = [ConfigError, InvalidInput, InvalidClientInput, NoSuchAccount, NotAnExport, BackupRefused];
+    const refused = [ConfigError, InvalidInput, InvalidClientInput, NoSuchAccount, NotAnExport, BackupRefused, UnsupportedDatabase];
     if (refused.some((kind) => err instanceof kind)) {
       process.stderr.write(`tickler: ${(err as Error).message}\n`);
       return 2;

@@ -2,7 +2,7 @@ import { ConfigError, type DatabaseConfig } from '../config.js';
 import { PostgresStore } from './postgres/pg-store.js';
 import { claimServing, FileInUse } from './sqlite/serve-lock.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
-import type { Store } from './store.js';
+import { UnsupportedDatabase, type Store } from './store.js';
 
 /** Opens the adapter that DATABASE_URL names. Migrations are the caller's decision. */
 export async function openStore(db: DatabaseConfig): Promise<Store> {
@@ -38,7 +38,7 @@ export async function openForServing(db: DatabaseConfig): Promise<{ store: Store
   } catch (err) {
     await store?.close().catch(() => undefined);
     claim.release();
-    if (err instanceof FileInUse) throw new ConfigError(`DATABASE_URL: ${err.message}`);
+    if (err instanceof FileInUse || err instanceof UnsupportedDatabase) throw new ConfigError(`DATABASE_URL: ${err.message}`);
     const e = err as { code?: string; message?: string };
     const reason = [e.code, e.message?.split('\n')[0]].filter(Boolean).join(' ');
     throw new ConfigError(`DATABASE_URL: cannot ${db.kind === 'sqlite' ? 'open' : 'reach'} ${describe(db)}: ${reason}`);

@@ -440,9 +440,15 @@ export interface Store {
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
   /** Each call is one atomic statement of its own (no transaction needed). */
   readonly counters: CountersRepo;
+  /** Both check first that the database can hold Tickler's data (UnsupportedDatabase if not). */
   migrate(): Promise<MigrationStatus>;
   migrationStatus(): Promise<MigrationStatus>;
   close(): Promise<void>;
+}
+
+/** Thrown by an adapter whose database cannot hold Tickler's data as it is (the message says why). */
+export class UnsupportedDatabase extends Error {
+  override name = 'UnsupportedDatabase';
 }
 
 /** Thrown by an adapter when a unique key is taken (e-mail, client id). */

@@ -11,6 +11,10 @@ import { storeContract } from '../store.contract.js';
 import { MIGRATIONS } from '../sqlite/migrations.js';
 import { SqliteStore } from '../sqlite/sqlite-store.js';
 import { PG_MIGRATIONS } from './migrations.js';
+import pg from 'pg';
+import { ConfigError } from '../../config.js';
+import { openForServing } from '../open.js';
+import { UnsupportedDatabase } from '../store.js';
 import { PgDb, VariedNames } from './pg-db.js';
 import { PostgresStore } from './pg-store.js';
 import { openPostgres } from './open-postgres.test-kit.js';
@@ -222,6 +226,27 @@ if (base) {
         client.release();
         await store.close();
         await db.drop();
+      }
+    });
+
+    it('refuses a database that is not UTF8, in one line naming DATABASE_URL when serving', async () => {
+      const admin = new pg.Client({ connectionString: base });
+      await admin.connect();
+      const name = `tk_latin1_${process.pid}`;
+      await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+      await admin.query(`CREATE DATABASE ${name} ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`);
+      const url = new URL(base);
+      url.pathname = `/${name}`;
+      const store = new PostgresStore({ url: url.toString(), poolSize: 2 });
+      try {
+        await assert.rejects(store.migrationStatus(), (err: unknown) => err instanceof UnsupportedDatabase && /encoding LATIN1; Tickler needs UTF8/.test(err.message));
+        await assert.rejects(store.migrate(), UnsupportedDatabase);
+        assert.ok((await store.countRows('pg_class')) > 0, 'the database itself answers: only its encoding is refused');
+        await assert.rejects(openForServing({ kind: 'postgres', url: url.toString(), poolSize: 2 }), (err: unknown) => err instanceof ConfigError && /^DATABASE_URL: the PostgreSQL database uses the encoding LATIN1/.test(err.message));
+      } finally {
+        await store.close();
+        await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+        await admin.end();
       }
     });
 

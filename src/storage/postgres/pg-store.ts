@@ -5,7 +5,7 @@ import { SqlAccounts } from '../sql/accounts.js';
 import { SqlCounters } from '../sql/counters.js';
 import { makeRepos } from '../sql/repos.js';
 import { TargetNotEmpty, type TableDump } from '../copy.js';
-import type { CountersRepo, MigrationStatus, Repos, SettledAccount, Store } from '../store.js';
+import { UnsupportedDatabase, type CountersRepo, type MigrationStatus, type Repos, type SettledAccount, type Store } from '../store.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { PgDb, pgDialect, pgTypes } from './pg-db.js';
 
@@ -114,7 +114,20 @@ export class PostgresStore implements Store {
     }
   }
 
+  /**
+   * Text is stored as UTF-8: a database in another encoding refuses most of the world's characters
+   * (an emoji in a title) and the escapes of tasks/get's XML (U+FFFE), each as an error at the
+   * moment it is met. Said once, at start-up, instead.
+   */
+  private async checkEncoding(q: pg.Pool | pg.PoolClient): Promise<void> {
+    const encoding = String((await q.query('SHOW server_encoding')).rows[0]?.server_encoding ?? '');
+    if (encoding !== 'UTF8') {
+      throw new UnsupportedDatabase(`the PostgreSQL database uses the encoding ${encoding}; Tickler needs UTF8 (CREATE DATABASE … ENCODING 'UTF8', docs/deploy.md)`);
+    }
+  }
+
   async migrationStatus(): Promise<MigrationStatus> {
+    await this.checkEncoding(this.pool);
     const applied = await this.appliedVersions(this.pool);
     return { applied, pending: PG_MIGRATIONS.map((m) => m.version).filter((v) => !applied.includes(v)) };
   }
@@ -133,6 +146,7 @@ export class PostgresStore implements Store {
     // trips per step instead of seven: the tests migrate a fresh schema for every test context.
     const ran: number[] = [];
     await this.inTransaction(async (client) => {
+      await this.checkEncoding(client);
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       await client.query(
         'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
