@@ -44,12 +44,16 @@ function written(items: ReadonlyArray<{ task: ListedTask; ref?: string | number 
  * clients reject keys they did not ask for).
  */
 export function taskPageBody(tasks: readonly ListedTask[], fields: FieldSet, total: number): ApiBody {
-  const n = tasks.length;
   return written(
     tasks.map((task) => ({ task })),
     fields,
-    { json: `{"num":${n},"total":${total}}`, xml: `<tasks num="${n}" total="${total}">` },
+    pageHead(tasks.length, total),
   );
+}
+
+/** What opens a page of tasks/get: the JSON array's first member, the XML root's start tag. */
+function pageHead(num: number, total: number): { json: string; xml: string } {
+  return { json: `{"num":${num},"total":${total}}`, xml: `<tasks num="${num}" total="${total}">` };
 }
 
 
@@ -62,7 +66,8 @@ export function taskPageBody(tasks: readonly ListedTask[], fields: FieldSet, tot
 export function taskWrittenPageBody(rows: readonly string[], total: number, form: RecordForm): TextBody {
   const json = form === 'json';
   const join = (): Buffer => {
-    const parts: Buffer[] = [Buffer.from(json ? `[{"num":${rows.length},"total":${total}}` : `${XML_DECLARATION}<tasks num="${rows.length}" total="${total}">`)];
+    const head = pageHead(rows.length, total);
+    const parts: Buffer[] = [Buffer.from(json ? `[${head.json}` : `${XML_DECLARATION}${head.xml}`)];
     for (const row of rows) {
       if (json) parts.push(COMMA);
       parts.push(Buffer.from(row));

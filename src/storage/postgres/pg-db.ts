@@ -6,11 +6,15 @@ import { storableParams, type Dialect, type JsonKind, type SqlDb, type SqlParam 
 /** `?` placeholders (how the shared SQL is written) numbered as PostgreSQL wants ($1, $2, …). */
 const numbered = new Map<string, { text: string; name: string }>();
 
+function withNumbers(sql: string): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => `$${++i}`);
+}
+
 function statement(sql: string): { text: string; name: string } {
   let s = numbered.get(sql);
   if (!s) {
-    let i = 0;
-    const text = sql.replace(/\?/g, () => `$${++i}`);
+    const text = withNumbers(sql);
     // A named statement is parsed and planned once per connection, then only executed.
     s = { text, name: `t${createHash('sha1').update(text).digest('hex').slice(0, 16)}` };
     numbered.set(sql, s);
@@ -90,9 +94,7 @@ export class PgDb implements SqlDb {
     // on every call (an all-fields after= read: 0.19 of PostgreSQL's 0.74 ms). Any other is parsed
     // for the call and never left prepared: a client inventing texts costs time, not memory.
     if (this.names.name(sql)) return this.allRaw(sql, ...params);
-    let i = 0;
-    const text = sql.replace(/\?/g, () => `$${++i}`);
-    return (await this.q.query<unknown[]>({ text, values: storableParams(params), rowMode: 'array' })).rows;
+    return (await this.q.query<unknown[]>({ text: withNumbers(sql), values: storableParams(params), rowMode: 'array' })).rows;
   }
 }
 

@@ -11,13 +11,18 @@ export class Conn {
 
   constructor(readonly db: Database.Database) {}
 
-  private stmt(sql: string): Database.Statement {
-    let s = this.cache.get(sql);
+  /** The statement for `sql` from `cache`, prepared (and kept there) on first use. */
+  private prepared(cache: Map<string, Database.Statement>, sql: string, raw: boolean): Database.Statement {
+    let s = cache.get(sql);
     if (!s) {
-      s = this.db.prepare(sql);
-      this.cache.set(sql, s);
+      s = raw ? this.db.prepare(sql).raw(true) : this.db.prepare(sql);
+      cache.set(sql, s);
     }
     return s;
+  }
+
+  private stmt(sql: string): Database.Statement {
+    return this.prepared(this.cache, sql, false);
   }
 
   get<T>(sql: string, ...params: SqlParam[]): T | undefined {
@@ -40,12 +45,7 @@ export class Conn {
   private readonly rawCache = new Map<string, Database.Statement>();
 
   private rawStmt(sql: string): Database.Statement {
-    let s = this.rawCache.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql).raw(true);
-      this.rawCache.set(sql, s);
-    }
-    return s;
+    return this.prepared(this.rawCache, sql, true);
   }
 
   /**
@@ -57,12 +57,7 @@ export class Conn {
 
   /** allRaw() of a statement whose text varies with the request (see SqlDb.allRawVaried). */
   allRawVaried(sql: string, ...params: SqlParam[]): unknown[][] {
-    let s = this.variedCache.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql).raw(true);
-      this.variedCache.set(sql, s);
-    }
-    return s.all(...params) as unknown[][];
+    return this.prepared(this.variedCache, sql, true).all(...params) as unknown[][];
   }
 
   all<T>(sql: string, ...params: SqlParam[]): T[] {
