@@ -49,8 +49,30 @@ export interface ListedTask extends Task {
   readonly sharing?: TaskSharing;
 }
 
+/** The stored columns a TaskFilter may compare: each is the Task field of the same name. */
+export type FilterColumn =
+  | 'id' | 'title' | 'tag' | 'note' | 'repeat' | 'folder' | 'context' | 'goal' | 'location' | 'parent'
+  | 'priority' | 'status' | 'length' | 'star' | 'duedate' | 'startdate' | 'completed' | 'added' | 'modified';
+
+/** The text columns among them. */
+export type TextColumn = 'title' | 'tag' | 'note' | 'repeat';
+
+/**
+ * A condition on a task's stored columns (TaskQuery.where), which the database applies: all of its
+ * parts hold (none: every task), any of them does (none: no task), a number column compared with a
+ * whole number, a text column empty or not, or the id one of a list.
+ */
+export type TaskFilter =
+  | { readonly all: readonly TaskFilter[] }
+  | { readonly any: readonly TaskFilter[] }
+  | { readonly column: Exclude<FilterColumn, TextColumn>; readonly op: '=' | '<>' | '<' | '<=' | '>' | '>='; readonly value: number }
+  | { readonly column: TextColumn; readonly empty: boolean }
+  | { readonly ids: readonly number[] };
+
 export interface TaskQuery {
   readonly id?: number | undefined;
+  /** Only tasks this condition holds for (saved searches). */
+  readonly where?: TaskFilter | undefined;
   /** Only tasks modified after this stamp (exclusive). */
   readonly after?: number | undefined;
   /** Only tasks modified before this stamp (exclusive). */
@@ -108,6 +130,18 @@ export interface TasksRepo {
   get(userPk: number, id: number): Promise<Task | null>;
   /** Tasks matching the query, ordered by id (stable paging), with the total before paging. */
   page(userPk: number, query: TaskQuery): Promise<TaskPage>;
+  /**
+   * The `columns`, with the id, of up to `limit` tasks matching the query's filters whose id is
+   * after `afterId`, ordered by id (start, num, withChildren and metaFor do not apply): what a saved
+   * search decides in code reads, without the rest of each row, a part of the account at a time.
+   * Only the columns named are read.
+   */
+  scan<C extends FilterColumn>(
+    userPk: number,
+    query: Omit<TaskQuery, 'start' | 'num' | 'withChildren' | 'metaFor'>,
+    columns: readonly C[],
+    part: { readonly afterId: number; readonly limit: number },
+  ): Promise<Array<Pick<Task, 'id' | C>>>;
   /**
    * page(), with each task written as its public record by the database, in JSON, or in XML where
    * writesXml says so (the fastest way to answer tasks/get; docs/decisions/0007). The record must

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { newAccount } from '../../test/factories.js';
 import type { OpenStore } from './store.contract.js';
-import type { ListedTask, Repos, Store, Task, TaskQuery, TaskReference } from './store.js';
+import type { ListedTask, Repos, Store, Task, TaskFilter, TaskQuery, TaskReference } from './store.js';
 
 /**
  * The tasks part of the storage contract. Each adapter's test file calls it with a factory for a
@@ -388,6 +388,54 @@ export function tasksContract(label: string, open: OpenStore): void {
       it('an account without tasks: total 0', async () => {
         const c = await createAccount();
         assert.deepEqual(await read().tasks.page(c, ALL), { total: 0, tasks: [] });
+      });
+
+      const conditions: Array<[string, TaskFilter, (t: Task) => boolean]> = [
+        ...(['=', '<>', '<', '<=', '>', '>='] as const).map((op): [string, TaskFilter, (t: Task) => boolean] => [
+          `id ${op} 4`,
+          { column: 'id', op, value: 4 },
+          (t) => ({ '=': t.id === 4, '<>': t.id !== 4, '<': t.id < 4, '<=': t.id <= 4, '>': t.id > 4, '>=': t.id >= 4 })[op],
+        ]),
+        ['all of nothing: every task', { all: [] }, () => true],
+        ['any of nothing: no task', { any: [] }, () => false],
+        ['all: between two ids', { all: [{ column: 'id', op: '>', value: 2 }, { column: 'id', op: '<', value: 5 }] }, (t) => t.id > 2 && t.id < 5],
+        ['any, nested', { any: [{ column: 'id', op: '=', value: 2 }, { all: [{ column: 'completed', op: '>', value: 0 }, { column: 'id', op: '>=', value: 9 }] }] }, (t) => t.id === 2 || (t.completed > 0 && t.id >= 9)],
+        ['a number past INTEGER, on an INTEGER column', { column: 'priority', op: '<', value: 999_999_999_999_999 }, () => true],
+        ['the same, equal', { column: 'priority', op: '=', value: 999_999_999_999_999 }, () => false],
+        ['ids, one of them unknown', { ids: [3, 5, 42] }, (t) => t.id === 3 || t.id === 5],
+        ['no ids', { ids: [] }, () => false],
+        ['text empty', { column: 'title', empty: true }, (t) => t.title === ''],
+        ['text not empty', { column: 'title', empty: false }, (t) => t.title !== ''],
+      ];
+      for (const [name, where, holds] of conditions) {
+        it(`where: ${name}, counted, paged and with the other filters`, async () => {
+          const hits = ids(byId.filter(holds));
+          assert.deepEqual(ids((await read().tasks.page(a, { ...ALL, where })).tasks), hits);
+          assert.deepEqual(await read().tasks.page(a, { ...ALL, where, start: 1, num: 1 }).then((p) => ({ total: p.total, ids: ids(p.tasks) })), { total: hits.length, ids: hits.slice(1, 2) });
+          const narrowed = byId.filter((t) => holds(t) && t.completed === 0 && t.modified > M(2));
+          assert.deepEqual(ids((await read().tasks.page(a, { ...ALL, where, comp: 0, after: M(2) })).tasks), ids(narrowed));
+        });
+      }
+
+      it('where: the conditions really select (the table above is not trivially satisfied)', () => {
+        const counts = conditions.map(([, , holds]) => byId.filter(holds).length);
+        assert.ok(counts.some((n) => n > 0 && n < 10) && counts.includes(0) && counts.includes(10), String(counts));
+      });
+
+      it('scan: only the columns asked for, with the id, of the matching tasks of that account, by id, a part at a time', async () => {
+        const all = { afterId: 0, limit: 100 };
+        const rows = await read().tasks.scan(a, { comp: 0, where: { column: 'id', op: '>', value: 4 } }, ['title', 'modified'], all);
+        assert.deepEqual(rows, byId.filter((t) => t.completed === 0 && t.id > 4).map((t) => ({ id: t.id, title: t.title, modified: t.modified })));
+        assert.deepEqual(await read().tasks.scan(a, { after: M(4), before: M(8) }, [], all), byId.filter((t) => t.modified > M(4) && t.modified < M(8)).map((t) => ({ id: t.id })));
+        const parts: number[][] = [];
+        for (let afterId = 0, n = 0; n < 5; n++) {
+          const part = await read().tasks.scan(a, {}, [], { afterId, limit: 3 });
+          parts.push(ids(part));
+          afterId = part[part.length - 1]?.id ?? afterId;
+        }
+        assert.deepEqual(parts, [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10], []]);
+        const c = await createAccount();
+        assert.deepEqual(await read().tasks.scan(c, {}, ['tag'], all), []);
       });
     });
 

@@ -1,5 +1,6 @@
-import type { ListedTask, PublicTaskField, RecordForm, Task, TaskWrittenPage, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
+import type { FilterColumn, ListedTask, TaskFilter, PublicTaskField, RecordForm, Task, TaskWrittenPage, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
 import type { Dialect, JsonKind, SqlDb, WideRow } from './db.js';
+import { filterColumns, filterSql } from './task-filter.js';
 
 /** Columns in the order of the Task fields below; rows are read as arrays (see Conn.getRaw). */
 const COLUMNS = [
@@ -251,16 +252,17 @@ export class SqlTasks implements TasksRepo {
     return row ? toTask(row) : null;
   }
 
-  /** What page() and pageWritten() share: the filter, the index hint, and the total. */
-  private query(userPk: number, q: TaskQuery, sharing = false) {
+  /** What page(), pageWritten() and scan() share: the filter, the index hint, and the total. */
+  private query(userPk: number, q: Omit<TaskQuery, 'start' | 'num' | 'withChildren'> & { start?: number; num?: number }, sharing = false) {
     // The WHERE clause is built from fixed fragments; every value is a bound parameter.
     const where = ['t.user_pk = ?'];
-    const params: number[] = [userPk];
+    const params: Array<string | number> = [userPk];
     if (q.id !== undefined) where.push('t.id = ?'), params.push(q.id);
     if (q.after !== undefined) where.push('t.modified > ?'), params.push(q.after);
     if (q.before !== undefined) where.push('t.modified < ?'), params.push(q.before);
     if (q.comp === 0) where.push('t.completed = 0');
     if (q.comp === 1) where.push('t.completed > 0');
+    if (q.where !== undefined) where.push(filterSql(q.where, params));
     const filter = where.join(' AND ');
     // Incremental sync must cost the same whatever the account's size. With statistics, SQLite
     // may prefer walking all of an account's rows by id (to skip a sort) over the modified index;
@@ -268,18 +270,20 @@ export class SqlTasks implements TasksRepo {
     const byModified = (q.after !== undefined || q.before !== undefined) && q.id === undefined ? this.dialect.indexHint('tasks_by_modified') : '';
     const meta = q.metaFor !== undefined ? 'LEFT JOIN task_meta m ON m.user_pk = t.user_pk AND m.task_id = t.id AND m.client_pk = ?' : '';
     const join = sharing ? `${meta} ${SHARING_JOIN}` : meta;
-    const num = Math.max(0, q.num);
+    const num = Math.max(0, q.num ?? 0);
+    // A condition's statements are as many as the searches that make them: they go through the
+    // database's cache of varied statements, which keeps only those in use (SqlDb.allRawVaried).
+    const all = (sql: string, ...p: Array<string | number>): Promise<unknown[][]> => (q.where === undefined ? this.db.allRaw(sql, ...p) : this.db.allRawVaried(sql, ...p));
     return {
       num,
+      all,
       /** The rows' FROM … LIMIT tail, for a statement of the caller's select list. */
       from: `FROM tasks t ${byModified} ${join} WHERE ${filter} ORDER BY t.id LIMIT ? OFFSET ?`,
       /** The rows' parameters, in the order of the tail's placeholders. */
-      params: [...(q.metaFor !== undefined ? [q.metaFor] : []), ...params, num, q.start],
+      params: [...(q.metaFor !== undefined ? [q.metaFor] : []), ...params, num, q.start ?? 0],
       // A first page that holds every match needs no separate count (the common incremental sync).
       total: async (got: number): Promise<number> =>
-        q.start === 0 && got < num
-          ? got
-          : Number(((await this.db.get<{ n: number }>(`SELECT count(*) AS n FROM tasks t ${byModified} WHERE ${filter}`, ...params)) as { n: number }).n),
+        (q.start ?? 0) === 0 && got < num ? got : Number((await all(`SELECT count(*) FROM tasks t ${byModified} WHERE ${filter}`, ...params))[0]?.[0] ?? 0),
     };
   }
 
@@ -287,11 +291,33 @@ export class SqlTasks implements TasksRepo {
     const query = this.query(userPk, q);
     const children = q.withChildren ? CHILDREN : '0';
     const meta = q.metaFor !== undefined ? 'm.meta' : 'NULL';
-    const rows = query.num === 0 ? [] : await this.db.allRaw(`SELECT ${this.row.select}, ${children}, ${meta} ${query.from}`, ...query.params);
+    const rows = query.num === 0 ? [] : await query.all(`SELECT ${this.row.select}, ${children}, ${meta} ${query.from}`, ...query.params);
     const total = await query.total(rows.length);
     const w = this.row.width;
     const tasks = rows.map((r) => toListed(this.row.values(r), Number(r[w]), r[w + 1] as string | null));
     return { total, tasks };
+  }
+
+  async scan<C extends FilterColumn>(
+    userPk: number,
+    q: Omit<TaskQuery, 'start' | 'num' | 'withChildren' | 'metaFor'>,
+    columns: readonly C[],
+    part: { readonly afterId: number; readonly limit: number },
+  ): Promise<Array<Pick<Task, 'id' | C>>> {
+    // after and before as conditions rather than query()'s filters, which name the modified
+    // index: a part is read along the ids.
+    const where: TaskFilter[] = [{ column: 'id', op: '>', value: part.afterId }];
+    if (q.after !== undefined) where.push({ column: 'modified', op: '>', value: q.after });
+    if (q.before !== undefined) where.push({ column: 'modified', op: '<', value: q.before });
+    if (q.where !== undefined) where.push(q.where);
+    const query = this.query(userPk, { id: q.id, comp: q.comp, where: { all: where }, start: 0, num: part.limit });
+    const names = ['id' as const, ...columns];
+    const rows = query.num === 0 ? [] : await query.all(`SELECT ${filterColumns(names)} ${query.from}`, ...query.params);
+    return rows.map((r) => {
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) row[names[i] as string] = r[i];
+      return row as Pick<Task, 'id' | C>;
+    });
   }
 
   async pageWritten(userPk: number, q: TaskQuery, fields: readonly PublicTaskField[], form: RecordForm): Promise<TaskWrittenPage> {
