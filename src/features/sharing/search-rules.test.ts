@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { newTask } from '../../../test/factories.js';
-import { matches, parseRules, ruleMatches, ruleProblem, SEARCH_CAPS, TYPES, fieldNames, type Rule, type SearchRules } from './search-rules.js';
+import fc from 'fast-check';
+import type { TaskFilter } from '../../storage/store.js';
+import { matches, parseRules, ruleMatches, ruleProblem, SEARCH_CAPS, searchPlan, TYPES, fieldNames, type Rule, type SearchedTask, type SearchRules } from './search-rules.js';
 
 const NOON_2026_03_10 = Date.UTC(2026, 2, 10, 12) / 1000;
 const task = newTask(1, {
@@ -99,5 +101,54 @@ describe('saved search rules', () => {
       { root: ['title'] },
     ];
     for (const b of bad) assert.ok('problem' in (parseRules(b) as object), JSON.stringify(b)?.slice(0, 80));
+  });
+
+  it('plans a search: the database decides numbers, dates, flags and empty text; code the rest, over the columns it reads', () => {
+    const plan = (bool: 'All' | 'Any', root: Rule[], groups: Rule[][] = []) => searchPlan(bool, { root, groups: groups.map((g, i) => [String(i + 1), g] as const) });
+    assert.deepEqual(plan('All', []), { where: { all: [] }, exact: true, reads: [] });
+    assert.deepEqual(plan('Any', []).where, { all: [] }, 'no rules: every task, whatever the join');
+    assert.deepEqual(plan('All', [r('star', 'yes'), r('checked', 'no')]), {
+      where: { all: [{ column: 'star', op: '<>', value: 0 }, { column: 'completed', op: '<=', value: 0 }] },
+      exact: true,
+      reads: ['star', 'completed'],
+    });
+    assert.deepEqual(plan('Any', [r('note', 'is empty')], [[r('folder', 'is', ' 5 '), r('priority', 'less than', '2')]]).where, {
+      any: [{ column: 'note', empty: true }, { all: [{ column: 'folder', op: '=', value: 5 }, { column: 'priority', op: '<', value: 2 }] }],
+    });
+    // The day of Unix time 0 is 0 itself: only an empty date is on it.
+    assert.deepEqual(plan('All', [r('duedate', 'is', '1970-01-01')]).where, { all: [{ column: 'duedate', op: '=', value: 0 }] });
+    const mixed = plan('All', [r('title', 'contains', 'x'), r('priority', 'is', '3')], [[r('tag', 'is', 'home')]]);
+    assert.equal(mixed.exact, false);
+    assert.deepEqual(mixed.reads, ['title', 'priority', 'tag']);
+    assert.deepEqual(mixed.where, { all: [{ all: [] }, { column: 'priority', op: '=', value: 3 }, { any: [{ all: [] }] }] });
+  });
+
+  it("a plan's condition is the search where exact, and holds for every match where not (any search, any task)", () => {
+    const holds = (f: TaskFilter, t: SearchedTask): boolean => {
+      if ('all' in f) return f.all.every((p) => holds(p, t));
+      if ('any' in f) return f.any.some((p) => holds(p, t));
+      if ('ids' in f) return false;
+      if ('empty' in f) return (t[f.column] === '') === f.empty;
+      const v = t[f.column];
+      return { '=': v === f.value, '<>': v !== f.value, '<': v < f.value, '<=': v <= f.value, '>': v > f.value, '>=': v >= f.value }[f.op];
+    };
+    const day = Date.UTC(2026, 2, 10) / 1000;
+    const date = fc.constantFrom(0, -1, 1, 43199, 43200, 86399, 86400, day - 1, day, day + 43200, day + 86399, day + 86400);
+    const someTask = fc.record({ title: fc.constantFrom('', 'Laundry', 'x'), tag: fc.constantFrom('', 'home', ' , '), priority: fc.integer({ min: -1, max: 3 }), star: fc.constantFrom(0, 1), folder: fc.constantFrom(0, 5), duedate: date, completed: date, added: date });
+    const values = ['', '0', '1', '-1', '5', '999999999999999', '2026-03-10', '1970-01-01', '1970-01-02', String(day), 'laundry', 'home'];
+    const types = [...new Set(Object.values(TYPES).flat())];
+    const rule = fc.record({ field: fc.constantFrom(...fieldNames()), type: fc.constantFrom(...types), value: fc.constantFrom(...values) }).filter((x: Rule) => ruleProblem(x) === undefined);
+    fc.assert(
+      fc.property(fc.constantFrom('All' as const, 'Any' as const), fc.array(rule, { maxLength: 4 }), fc.array(fc.array(rule, { maxLength: 3 }), { maxLength: 2 }), someTask, (bool, root, groups, over) => {
+        const rules: SearchRules = { root, groups: groups.map((g, i) => [String(i + 1), g] as const) };
+        const t = newTask(1, over);
+        const p = searchPlan(bool, rules);
+        const m = matches(bool, rules, t);
+        if (p.exact) assert.equal(holds(p.where, t), m);
+        else if (m) assert.ok(holds(p.where, t));
+        for (const x of [...root, ...groups.flat()]) assert.ok(p.reads.includes(x.field === 'checked' ? 'completed' : (x.field as never)));
+      }),
+      { numRuns: 2000, seed: 20261124 },
+    );
   });
 });

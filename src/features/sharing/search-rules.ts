@@ -1,4 +1,4 @@
-import type { Task } from '../../storage/store.js';
+import type { FilterColumn, Task, TaskFilter, TextColumn } from '../../storage/store.js';
 import { DAY, noonOf } from '../tasks/task-rules.js';
 
 /**
@@ -24,27 +24,30 @@ export const SEARCH_CAPS = { rules: 100, groups: 20, value: 255, name: 64, searc
 
 type Kind = 'text' | 'tag' | 'ref' | 'number' | 'date' | 'flag';
 
-/** The fields a rule may name, with how each is read from a task. */
-const FIELDS: Readonly<Record<string, { readonly kind: Kind; readonly read: (t: Task) => string | number }>> = {
-  title: { kind: 'text', read: (t) => t.title },
-  note: { kind: 'text', read: (t) => t.note },
-  tag: { kind: 'tag', read: (t) => t.tag },
-  folder: { kind: 'ref', read: (t) => t.folder },
-  context: { kind: 'ref', read: (t) => t.context },
-  goal: { kind: 'ref', read: (t) => t.goal },
-  location: { kind: 'ref', read: (t) => t.location },
-  parent: { kind: 'ref', read: (t) => t.parent },
-  priority: { kind: 'number', read: (t) => t.priority },
-  status: { kind: 'number', read: (t) => t.status },
-  length: { kind: 'number', read: (t) => t.length },
-  star: { kind: 'flag', read: (t) => t.star },
-  checked: { kind: 'flag', read: (t) => (t.completed > 0 ? 1 : 0) },
-  repeat: { kind: 'text', read: (t) => t.repeat },
-  duedate: { kind: 'date', read: (t) => t.duedate },
-  startdate: { kind: 'date', read: (t) => t.startdate },
-  completed: { kind: 'date', read: (t) => t.completed },
-  added: { kind: 'date', read: (t) => t.added },
-  modified: { kind: 'date', read: (t) => t.modified },
+/** What the rules read of a task: its stored columns (FilterColumn names Task fields). */
+export type SearchedTask = Pick<Task, FilterColumn>;
+
+/** The fields a rule may name, with the column each reads and how it reads it. */
+const FIELDS: Readonly<Record<string, { readonly kind: Kind; readonly column: FilterColumn; readonly read: (t: SearchedTask) => string | number }>> = {
+  title: { kind: 'text', column: 'title', read: (t) => t.title },
+  note: { kind: 'text', column: 'note', read: (t) => t.note },
+  tag: { kind: 'tag', column: 'tag', read: (t) => t.tag },
+  folder: { kind: 'ref', column: 'folder', read: (t) => t.folder },
+  context: { kind: 'ref', column: 'context', read: (t) => t.context },
+  goal: { kind: 'ref', column: 'goal', read: (t) => t.goal },
+  location: { kind: 'ref', column: 'location', read: (t) => t.location },
+  parent: { kind: 'ref', column: 'parent', read: (t) => t.parent },
+  priority: { kind: 'number', column: 'priority', read: (t) => t.priority },
+  status: { kind: 'number', column: 'status', read: (t) => t.status },
+  length: { kind: 'number', column: 'length', read: (t) => t.length },
+  star: { kind: 'flag', column: 'star', read: (t) => t.star },
+  checked: { kind: 'flag', column: 'completed', read: (t) => (t.completed > 0 ? 1 : 0) },
+  repeat: { kind: 'text', column: 'repeat', read: (t) => t.repeat },
+  duedate: { kind: 'date', column: 'duedate', read: (t) => t.duedate },
+  startdate: { kind: 'date', column: 'startdate', read: (t) => t.startdate },
+  completed: { kind: 'date', column: 'completed', read: (t) => t.completed },
+  added: { kind: 'date', column: 'added', read: (t) => t.added },
+  modified: { kind: 'date', column: 'modified', read: (t) => t.modified },
 };
 
 /** The types each kind of field takes. */
@@ -86,69 +89,168 @@ function tagsOf(tag: string): string[] {
   return tag.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
 }
 
-/** Whether one (checked) rule holds for a task. */
-export function ruleMatches(r: Rule, t: Task): boolean {
-  const f = FIELDS[r.field];
-  if (!f) return false;
-  const raw = f.read(t);
+type Test = (t: SearchedTask) => boolean;
+const never: Test = () => false;
+
+/**
+ * One (checked) rule as a test of a task, its value read once: a search runs its tests over up to
+ * an account's every task, and reading the value for each task (a date's pattern, say) cost more
+ * than the test.
+ */
+function ruleTest(r: Rule): Test {
+  const f = Object.hasOwn(FIELDS, r.field) ? FIELDS[r.field] : undefined;
+  if (!f) return never;
+  const read = f.read;
   const want = r.value.trim();
   switch (f.kind) {
     case 'text': {
-      const text = String(raw).toLowerCase();
       const v = want.toLowerCase();
-      if (r.type === 'contains') return text.includes(v);
-      if (r.type === 'does not contain') return !text.includes(v);
-      if (r.type === 'is') return text === v;
-      if (r.type === 'is not') return text !== v;
-      if (r.type === 'begins with') return text.startsWith(v);
-      if (r.type === 'ends with') return text.endsWith(v);
-      return r.type === 'is empty' ? text === '' : text !== '';
+      const text = (t: SearchedTask): string => String(read(t)).toLowerCase();
+      if (r.type === 'contains') return (t) => text(t).includes(v);
+      if (r.type === 'does not contain') return (t) => !text(t).includes(v);
+      if (r.type === 'is') return (t) => text(t) === v;
+      if (r.type === 'is not') return (t) => text(t) !== v;
+      if (r.type === 'begins with') return (t) => text(t).startsWith(v);
+      if (r.type === 'ends with') return (t) => text(t).endsWith(v);
+      return r.type === 'is empty' ? (t) => read(t) === '' : (t) => read(t) !== '';
     }
     case 'tag': {
-      const tags = tagsOf(String(raw));
       const v = want.toLowerCase();
-      if (r.type === 'is') return tags.includes(v);
-      if (r.type === 'is not') return !tags.includes(v);
-      if (r.type === 'contains') return tags.some((x) => x.includes(v));
-      if (r.type === 'does not contain') return !tags.some((x) => x.includes(v));
-      return r.type === 'is empty' ? tags.length === 0 : tags.length > 0;
+      const tags = (t: SearchedTask): string[] => tagsOf(String(read(t)));
+      if (r.type === 'is') return (t) => tags(t).includes(v);
+      if (r.type === 'is not') return (t) => !tags(t).includes(v);
+      if (r.type === 'contains') return (t) => tags(t).some((x) => x.includes(v));
+      if (r.type === 'does not contain') return (t) => !tags(t).some((x) => x.includes(v));
+      return r.type === 'is empty' ? (t) => tags(t).length === 0 : (t) => tags(t).length > 0;
     }
-    case 'ref':
-      return r.type === 'is' ? raw === Number(want) : raw !== Number(want);
+    case 'ref': {
+      const n = Number(want);
+      return r.type === 'is' ? (t) => read(t) === n : (t) => read(t) !== n;
+    }
     case 'number': {
       const n = Number(want);
-      if (r.type === 'is') return raw === n;
-      if (r.type === 'is not') return raw !== n;
-      return r.type === 'greater than' ? (raw as number) > n : (raw as number) < n;
+      if (r.type === 'is') return (t) => read(t) === n;
+      if (r.type === 'is not') return (t) => read(t) !== n;
+      return r.type === 'greater than' ? (t) => (read(t) as number) > n : (t) => (read(t) as number) < n;
     }
     case 'flag':
-      return r.type === 'yes' ? raw !== 0 : raw === 0;
+      return r.type === 'yes' ? (t) => read(t) !== 0 : (t) => read(t) === 0;
     case 'date': {
-      const value = raw as number;
-      if (r.type === 'is empty') return value === 0;
-      if (r.type === 'is not empty') return value !== 0;
+      if (r.type === 'is empty') return (t) => read(t) === 0;
+      if (r.type === 'is not empty') return (t) => read(t) !== 0;
       const day = dayOf(want) as number;
-      const mine = value === 0 ? 0 : noonOf(value);
-      if (r.type === 'is') return mine === day;
-      if (r.type === 'is not') return mine !== day;
+      const mine = (t: SearchedTask): number => noonOf(read(t) as number);
+      if (r.type === 'is') return (t) => mine(t) === day;
+      if (r.type === 'is not') return (t) => mine(t) !== day;
       // An empty date is neither before nor after any day.
-      if (value === 0) return false;
-      return r.type === 'before' ? mine < day : mine >= day + DAY;
+      if (r.type === 'before') return (t) => read(t) !== 0 && mine(t) < day;
+      return (t) => read(t) !== 0 && mine(t) >= day + DAY;
     }
   }
 }
 
-/** Whether a task matches the search. A search without rules matches every task. */
-export function matches(bool: 'All' | 'Any', rules: SearchRules, t: Task): boolean {
+/** Whether one (checked) rule holds for a task. */
+export function ruleMatches(r: Rule, t: SearchedTask): boolean {
+  return ruleTest(r)(t);
+}
+
+/**
+ * The search as one test of a task, each rule's value read once (run it over many tasks). A
+ * search without rules matches every task.
+ */
+export function searchTest(bool: 'All' | 'Any', rules: SearchRules): Test {
   const all = bool === 'All';
-  const outcomes: boolean[] = rules.root.map((r) => ruleMatches(r, t));
+  const outcomes: Test[] = rules.root.map(ruleTest);
   for (const [, group] of rules.groups) {
     if (group.length === 0) continue;
     // The group's rules joined by the opposite operator.
-    outcomes.push(all ? group.some((r) => ruleMatches(r, t)) : group.every((r) => ruleMatches(r, t)));
+    const tests = group.map(ruleTest);
+    outcomes.push(all ? (t) => tests.some((x) => x(t)) : (t) => tests.every((x) => x(t)));
   }
-  if (outcomes.length === 0) return true;
-  return all ? outcomes.every(Boolean) : outcomes.some(Boolean);
+  if (outcomes.length === 0) return () => true;
+  return all ? (t) => outcomes.every((x) => x(t)) : (t) => outcomes.some((x) => x(t));
+}
+
+/** Whether a task matches the search. */
+export function matches(bool: 'All' | 'Any', rules: SearchRules, t: SearchedTask): boolean {
+  return searchTest(bool, rules)(t);
+}
+
+type Comparison = '=' | '<>' | '<' | '<=' | '>' | '>=';
+
+/**
+ * One rule as a condition the database applies, equal to ruleMatches: or undefined for the rules
+ * only code decides, text and tags compared without case (JavaScript's case folding, which SQL's
+ * LIKE and lower() do not share), apart from a text's being empty. A property test holds each
+ * condition to ruleMatches on both databases (searches.test.ts).
+ */
+function ruleFilter(r: Rule): TaskFilter | undefined {
+  const f = Object.hasOwn(FIELDS, r.field) ? FIELDS[r.field] : undefined;
+  if (!f) return { any: [] };
+  const number = (op: Comparison, value: number): TaskFilter => ({ column: f.column as Exclude<FilterColumn, TextColumn>, op, value });
+  const want = r.value.trim();
+  switch (f.kind) {
+    case 'text':
+      return r.type === 'is empty' || r.type === 'is not empty' ? { column: f.column as TextColumn, empty: r.type === 'is empty' } : undefined;
+    case 'tag':
+      return undefined;
+    case 'ref':
+      return number(r.type === 'is' ? '=' : '<>', Number(want));
+    case 'number':
+      return number(r.type === 'is' ? '=' : r.type === 'is not' ? '<>' : r.type === 'greater than' ? '>' : '<', Number(want));
+    case 'flag':
+      // star: not 0; checked: completed after 0 (its read is completed > 0).
+      if (r.field === 'checked') return number(r.type === 'yes' ? '>' : '<=', 0);
+      return number(r.type === 'yes' ? '<>' : '=', 0);
+    case 'date': {
+      if (r.type === 'is empty') return number('=', 0);
+      if (r.type === 'is not empty') return number('<>', 0);
+      // A stored date is on the day `day` when it is not 0 and lies in [from, from + DAY); the
+      // day of Unix time 0 is 0 itself, which only an empty date equals.
+      const day = dayOf(want) as number;
+      const from = Math.floor(day / DAY) * DAY;
+      const set = number('<>', 0);
+      if (r.type === 'is') return day === 0 ? number('=', 0) : { all: [set, number('>=', from), number('<', from + DAY)] };
+      if (r.type === 'is not') return day === 0 ? set : { any: [number('=', 0), number('<', from), number('>=', from + DAY)] };
+      return r.type === 'before' ? { all: [set, number('<', from)] } : { all: [set, number('>=', from + DAY)] };
+    }
+  }
+}
+
+/** How the database and the code share a search's work (searchPlan). */
+export interface SearchPlan {
+  /** What the database applies: the whole search when `exact`, else a condition every match meets. */
+  readonly where: TaskFilter;
+  /** Whether `where` decides the search alone; if not, matches() decides among the tasks it lets through. */
+  readonly exact: boolean;
+  /** The columns matches() reads for this search. */
+  readonly reads: readonly FilterColumn[];
+}
+
+/**
+ * The search as matches() joins it, each rule the database can decide as its condition and each
+ * other rule as "every task" (the rules are only joined with AND and OR, so the condition holds
+ * for every task the search matches).
+ */
+export function searchPlan(bool: 'All' | 'Any', rules: SearchRules): SearchPlan {
+  let exact = true;
+  const reads = new Set<FilterColumn>();
+  const one = (r: Rule): TaskFilter => {
+    const f = Object.hasOwn(FIELDS, r.field) ? FIELDS[r.field] : undefined;
+    if (f) reads.add(f.column);
+    const c = ruleFilter(r);
+    if (c === undefined) exact = false;
+    return c ?? { all: [] };
+  };
+  const all = bool === 'All';
+  const outcomes: TaskFilter[] = rules.root.map(one);
+  for (const [, group] of rules.groups) {
+    if (group.length === 0) continue;
+    const parts = group.map(one);
+    outcomes.push(all ? { any: parts } : { all: parts });
+  }
+  const where: TaskFilter = outcomes.length === 0 ? { all: [] } : all ? { all: outcomes } : { any: outcomes };
+  return { where, exact, reads: [...reads] };
 }
 
 /**
