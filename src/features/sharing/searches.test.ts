@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { newTask } from '../../../test/factories.js';
 import { api, signIn, tasksCall, testContext, type SignedIn, type TestContext } from '../../../test/harness.js';
+import type { Task } from '../../storage/store.js';
+import { fieldNames, matches, parseRules, ruleProblem, searchPlan, TYPES, type Rule } from './search-rules.js';
 
 const EXAMPLE = {
   root: [
@@ -75,5 +79,87 @@ describe('saved searches: tasks/search.php, the additive writes, tasks/get searc
     assert.match(xml, /<tasks num="2" total="2"><task><id>\d+<\/id><title>laundry 1<\/title>/);
     assert.equal((await api(ctx, other.token, '/3/tasks/get.php', { search: String(s!.id) })).json<{ errorCode: number }>().errorCode, 618);
     assert.equal((await api(ctx, me.token, '/3/tasks/get.php', { search: 'x' })).json<{ errorCode: number }>().errorCode, 618);
+  });
+
+  it('the database decides what it can of a search as the rules do: any search, both databases, paged', async () => {
+    // Values on either side of every edge the conditions have: a day's first and last second, a
+    // date of 0 and of Unix time 0's day, numbers past INTEGER's range, text whose case differs.
+    const day = Date.UTC(2026, 2, 10) / 1000;
+    const dates = [0, -1, 1, 43200, 86399, 86400, day - 1, day, day + 1, day + 43200, day + 86399, day + 86400];
+    const task = fc.record({
+      title: fc.constantFrom('', 'Laundry', 'laundry soap', 'LAUNDRY', 'Straße', 'x'),
+      note: fc.constantFrom('', 'the blue one', 'BLUE'),
+      repeat: fc.constantFrom('', 'FREQ=DAILY'),
+      tag: fc.constantFrom('', 'home, Errands', ' , ', 'work'),
+      folder: fc.constantFrom(0, 5, 12345),
+      context: fc.constantFrom(0, 5),
+      goal: fc.constantFrom(0, 5),
+      location: fc.constantFrom(0, 5),
+      parent: fc.constantFrom(0, 5),
+      priority: fc.integer({ min: -1, max: 3 }),
+      status: fc.constantFrom(0, 1, 10),
+      length: fc.constantFrom(0, 30, 2147483647),
+      star: fc.constantFrom(0, 1),
+      duedate: fc.constantFrom(...dates),
+      startdate: fc.constantFrom(...dates),
+      completed: fc.constantFrom(...dates),
+      added: fc.constantFrom(...dates),
+      modified: fc.constantFrom(...dates),
+    });
+    const tasks: Task[] = fc.sample(task, { numRuns: 120, seed: 20261124 }).map((t, i) => newTask(i + 1, t));
+    const mine = await signIn(ctx, { pro: 1 });
+    await ctx.deps.store.transaction(async (tx) => {
+      await tx.accounts.allocateIds(mine.account.pk, 'task', tasks.length);
+      await tx.tasks.insertMany(mine.account.pk, tasks);
+    });
+    const values = ['', '0', '1', '2', '-1', '5', '30', '12345', '999999999999999', '2026-03-10', '2026-03-09', '1970-01-01', '1970-01-02', String(day + 43200), 'laundry', 'LAUNDRY', 'blue', 'errands', 'straße', 'home'];
+    const types = [...new Set(Object.values(TYPES).flat())];
+    const rule = fc
+      .record({ field: fc.constantFrom(...fieldNames()), type: fc.constantFrom(...types), value: fc.constantFrom(...values) })
+      .filter((r: Rule) => ruleProblem(r) === undefined);
+    const search = fc.record({
+      bool: fc.constantFrom('All' as const, 'Any' as const),
+      root: fc.array(rule, { maxLength: 4 }),
+      groups: fc.array(fc.array(rule, { maxLength: 3 }), { maxLength: 2 }),
+      start: fc.constantFrom(0, 1, 7),
+      num: fc.constantFrom(1, 3, 1000),
+    });
+    const ran = { exact: 0, mixed: 0 };
+    await fc.assert(
+      fc.asyncProperty(search, async ({ bool, root, groups, start, num }) => {
+        const raw = { root, ...Object.fromEntries(groups.map((g, i) => [String(i + 1), g])) };
+        const rules = parseRules(raw);
+        assert.ok(!('problem' in rules));
+        ran[searchPlan(bool, rules).exact ? 'exact' : 'mixed']++;
+        const [made] = (await api(ctx, mine.token, '/3/tasks/search_add.php', { searches: JSON.stringify([{ name: 'P', bool, search: raw }]) })).json<Array<{ id: number }>>();
+        const [head, ...found] = (await api(ctx, mine.token, '/3/tasks/get.php', { search: String(made!.id), start: String(start), num: String(num) })).json<Array<Record<string, number>>>();
+        await api(ctx, mine.token, '/3/tasks/search_delete.php', { searches: JSON.stringify([made!.id]) });
+        const expected = tasks.filter((t) => matches(bool, rules, t)).map((t) => t.id);
+        assert.deepEqual(head, { num: Math.min(num, Math.max(0, expected.length - start)), total: expected.length });
+        assert.deepEqual(found.map((t) => t['id']), expected.slice(start, start + num));
+      }),
+      { numRuns: 150, seed: 20261124 },
+    );
+    // Both ways of running a search were taken, many times.
+    assert.ok(ran.exact > 20 && ran.mixed > 20, JSON.stringify(ran));
+  });
+
+  it('a search decided in code reads a large account a part at a time, and finds the matches of every part', async () => {
+    const big = await signIn(ctx, { pro: 1 });
+    const tasks = Array.from({ length: 9_100 }, (_, i) => newTask(i + 1, { title: i % 3 === 0 ? `Call ${i + 1}` : `write ${i + 1}`, star: i % 2 }));
+    await ctx.deps.store.transaction(async (tx) => {
+      await tx.accounts.allocateIds(big.account.pk, 'task', tasks.length);
+      await tx.tasks.insertMany(big.account.pk, tasks);
+    });
+    const search = { root: [{ field: 'title', type: 'begins with', value: 'CALL' }, { field: 'star', type: 'no', value: '' }] };
+    const [made] = (await api(ctx, big.token, '/3/tasks/search_add.php', { searches: JSON.stringify([{ name: 'Calls', bool: 'All', search }]) })).json<Array<{ id: number }>>();
+    const expected = tasks.filter((t) => t.title.startsWith('Call') && t.star === 0).map((t) => t.id);
+    // More than two parts of the scan (SCAN_PART, 4000), with matches in each.
+    assert.ok(expected.some((id) => id > 8000) && expected.length > 1000);
+    for (const start of [0, 1000]) {
+      const [head, ...found] = (await api(ctx, big.token, '/3/tasks/get.php', { search: String(made!.id), start: String(start) })).json<Array<Record<string, number>>>();
+      assert.deepEqual(head, { num: Math.min(1000, expected.length - start), total: expected.length });
+      assert.deepEqual(found.map((t) => t['id']), expected.slice(start, start + 1000));
+    }
   });
 });

@@ -14,6 +14,7 @@ function queryOf(auth: AuthContext, input: ListInput): TaskQuery {
     after: input.after,
     before: input.before,
     comp: input.comp,
+    where: input.where,
     start: Math.max(0, input.start),
     num: Math.min(MAX_PAGE, Math.max(0, input.num)),
     withChildren: input.children,
