@@ -2,7 +2,7 @@
  * The speed goals (docs/decisions/0007-http-performance.md), each computed from the medians of
  * one run beside its baseline of the same run, on SQLite and, when it ran, on PostgreSQL.
  */
-import { ACCOUNT_BARE, ACCOUNT_GET, ADD_50, ADD_RAW, AFTER_BIG, AFTER_SMALL, NOTES_ADD_50, ON_POSTGRES, SCENARIOS, TASKS_1000, TASKS_1000_XML } from './scenarios.js';
+import { ACCOUNT_BARE, ACCOUNT_GET, ADD_50, ADD_RAW, AFTER_BIG, AFTER_SMALL, NOTES_ADD_50, ON_POSTGRES, PAGE_BIG, SCENARIOS, SEARCH_CODE, SEARCH_DB, TASKS_1000, TASKS_1000_XML } from './scenarios.js';
 
 export interface Median {
   readonly rps: number;
@@ -54,6 +54,13 @@ export function goalRows(med: (name: string) => Median | undefined, tasksBody: s
     const big = at(AFTER_BIG);
     const small = at(AFTER_SMALL);
     if (big && small) row('after= fetch at 80,000 tasks ÷ at 100 tasks (server CPU)', database, big.cpu / small.cpu, '≤ 1.1', (v) => v <= 1.1);
+    // A saved search beside a plain page of the same account: the database's part counts every
+    // match; a text rule reads that text of every task (docs/decisions/0018).
+    const page = at(PAGE_BIG);
+    const byDatabase = at(SEARCH_DB);
+    const byCode = at(SEARCH_CODE);
+    if (page && byDatabase) row('saved search decided by the database, 80,000 tasks ÷ a page of 1000 of them (server CPU)', database, byDatabase.cpu / page.cpu, '≤ 5', (v) => v <= 5);
+    if (page && byCode) row('saved search with a text rule, 80,000 tasks ÷ a page of 1000 of them (server CPU)', database, byCode.cpu / page.cpu, '≤ 15', (v) => v <= 15);
   }
   const account = med(ACCOUNT_GET);
   const bare = med(ACCOUNT_BARE);

@@ -54,7 +54,10 @@ async function measure(s: Scenario): Promise<Sample> {
   const child = fork(SERVER, args, { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   if (s.server !== 'tickler') child.send({ body: bodies.get(s.bodyOf ?? '') ?? '{}' });
   try {
-    const [ready] = (await once(child, 'message')) as [ServerReady];
+    // A server that fails while preparing (its probe answered an error, say) ends the run, not hangs it.
+    const exited = once(child, 'exit').then(([code]) => Promise.reject(new Error(`the server of "${s.name}" exited (${String(code)}) before it was ready`)));
+    const [ready] = (await Promise.race([once(child, 'message'), exited])) as [ServerReady];
+    exited.catch(() => undefined);
     if (ready.body !== undefined && !bodies.has(s.name)) bodies.set(s.name, ready.body);
     const tokens = ready.tokens ?? [];
     let next = 0;

@@ -34,6 +34,18 @@ const tasksGetXml = { method: 'GET', path: `/3/tasks/get.php?num=1000&f=xml&fiel
 const afterGet = { method: 'GET', path: `/3/tasks/get.php?after=${(OLD_STAMP + NEW_STAMP) / 2}&fields=${ALL_FIELDS}` } as const;
 const batch = `tasks=${encodeURIComponent(JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ title: `Batch task ${i}`, note: 'A note of a realistic length, with a line or two.', priority: 2, star: 1, tag: 'work' }))))}`;
 const add = { method: 'POST', path: '/3/tasks/add.php', body: batch } as const;
+/** Saved searches at 80,000 tasks: one the database decides alone, one whose text rule the code decides. */
+const SEARCHES = [
+  { bool: 'All', search: { root: [{ field: 'star', type: 'yes', value: '' }, { field: 'duedate', type: 'after', value: '2026-01-20' }], '1': [{ field: 'priority', type: 'is', value: '3' }, { field: 'status', type: 'is', value: '4' }] } },
+  { bool: 'All', search: { root: [{ field: 'title', type: 'contains', value: 'task 12' }, { field: 'checked', type: 'no', value: '' }] } },
+] as const;
+const searchByDatabase = { method: 'GET', path: `/3/tasks/get.php?search=1&fields=${ALL_FIELDS}` } as const;
+const searchByCode = { method: 'GET', path: `/3/tasks/get.php?search=2&fields=${ALL_FIELDS}` } as const;
+const pageOfBig = { method: 'GET', path: `/3/tasks/get.php?num=1000&fields=${ALL_FIELDS}` } as const;
+export const SEARCH_DB = 'search= decided by the database, account of 80,000';
+export const SEARCH_CODE = 'search= with a text rule (decided in code), account of 80,000';
+export const PAGE_BIG = 'tasks/get of 1000 tasks (no search), account of 80,000';
+const searchSetup = (url: string): TicklerSetup => ({ tasks: 80_000, searches: SEARCHES, probe: { method: 'GET', url } });
 const notesGet = { method: 'GET', path: '/3/notes/get.php?num=1000' } as const;
 const noteBatch = `notes=${encodeURIComponent(JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ title: `Batch note ${i}`, text: 'A note of a realistic length,\nwith a line or two, and a list:\n- one\n- two' }))))}`;
 const notesAdd = { method: 'POST', path: '/3/notes/add.php', body: noteBatch } as const;
@@ -67,6 +79,11 @@ export const SCENARIOS: readonly Scenario[] = [
   { group: 'incremental sync', name: 'bare node:http, same 10 tasks (baseline)', server: 'bare', request: afterGet, bodyOf: AFTER_SMALL },
   { group: 'incremental sync', name: AFTER_BIG, server: 'tickler', setup: { tasks: 80_000, changed: 10, probe: { method: 'GET', url: afterGet.path } }, request: afterGet },
   { group: 'incremental sync', name: AFTER_SMALL, server: 'tickler', setup: { tasks: 100, changed: 10, probe: { method: 'GET', url: afterGet.path } }, request: afterGet },
+
+  { group: 'saved search', name: 'bare node:http, same tasks (baseline)', server: 'bare', request: searchByDatabase, bodyOf: SEARCH_DB },
+  { group: 'saved search', name: SEARCH_DB, server: 'tickler', setup: searchSetup(searchByDatabase.path), request: searchByDatabase },
+  { group: 'saved search', name: SEARCH_CODE, server: 'tickler', setup: searchSetup(searchByCode.path), request: searchByCode },
+  { group: 'saved search', name: PAGE_BIG, server: 'tickler', setup: searchSetup(pageOfBig.path), request: pageOfBig },
 
   { group: 'tasks/add', name: 'bare node:http, same answer (baseline)', server: 'bare', request: add, bodyOf: ADD_50 },
   // Spread over 8 accounts: even a fast run stays far below 80,000 tasks per account.

@@ -49,6 +49,8 @@ export interface TicklerSetup {
   readonly changed?: number;
   /** Notes seeded into each account. */
   readonly notes?: number;
+  /** Saved searches made in each account, in order (a fresh database numbers them 1, 2, …). */
+  readonly searches?: ReadonlyArray<{ readonly bool: 'All' | 'Any'; readonly search: unknown }>;
   /** A request whose answer becomes the baseline's body. */
   readonly probe: { readonly method: 'GET' | 'POST'; readonly url: string; readonly payload?: string };
 }
@@ -90,6 +92,9 @@ async function tickler(setup: TicklerSetup): Promise<void> {
     const account = await createUser(deps, { email: `bench${i}@example.org`, password: 'benchmark password', alias: 'Bench' });
     await seedTasks(store, account.pk, setup.tasks ?? 0, setup.changed ?? 0);
     await seedNotes(store, account.pk, setup.notes ?? 0);
+    for (const [n, s] of (setup.searches ?? []).entries()) {
+      await store.transaction((tx) => tx.sharing.addSearch(account.pk, { name: `Search ${n + 1}`, bool: s.bool, rules: JSON.stringify(s.search), modified: 1 }));
+    }
     const scope = 'basic tasks notes write';
     const request = { client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null, redirectUri: null };
     const location = await deps.store.transaction((tx) => createCode(deps, tx, request, account.pk));
@@ -107,6 +112,8 @@ async function tickler(setup: TicklerSetup): Promise<void> {
     headers: { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/x-www-form-urlencoded' },
     ...(setup.probe.payload !== undefined && { payload: setup.probe.payload }),
   });
+  // A scenario measuring an error answer would measure nothing (a search id that is not there, say).
+  if (probe.statusCode !== 200 || /"errorCode"|<error /.test(probe.body.slice(0, 200))) throw new Error(`the probe ${setup.probe.url} failed: ${probe.body.slice(0, 200)}`);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   ready({ port: typeof address === 'object' && address ? address.port : 0, tokens, body: probe.body });

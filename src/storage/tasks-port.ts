@@ -60,13 +60,16 @@ export type TextColumn = 'title' | 'tag' | 'note' | 'repeat';
 /**
  * A condition on a task's stored columns (TaskQuery.where), which the database applies: all of its
  * parts hold (none: every task), any of them does (none: no task), a number column compared with a
- * whole number, a text column empty or not, or the id one of a list.
+ * whole number, a text column empty or not, a text column holding `folded` once its ASCII capitals
+ * are lowered (and U+212A and U+0130, which JavaScript lowers to k and i̇, read as k and i:
+ * Dialect.asciiFolded), or the id one of a list.
  */
 export type TaskFilter =
   | { readonly all: readonly TaskFilter[] }
   | { readonly any: readonly TaskFilter[] }
   | { readonly column: Exclude<FilterColumn, TextColumn>; readonly op: '=' | '<>' | '<' | '<=' | '>' | '>='; readonly value: number }
   | { readonly column: TextColumn; readonly empty: boolean }
+  | { readonly column: TextColumn; readonly folded: string }
   | { readonly ids: readonly number[] };
 
 export interface TaskQuery {

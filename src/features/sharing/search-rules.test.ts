@@ -120,7 +120,10 @@ describe('saved search rules', () => {
     const mixed = plan('All', [r('title', 'contains', 'x'), r('priority', 'is', '3')], [[r('tag', 'is', 'home')]]);
     assert.equal(mixed.exact, false);
     assert.deepEqual(mixed.reads, ['title', 'priority', 'tag']);
-    assert.deepEqual(mixed.where, { all: [{ all: [] }, { column: 'priority', op: '=', value: 3 }, { any: [{ all: [] }] }] });
+    assert.deepEqual(mixed.where, { all: [{ column: 'title', folded: 'x' }, { column: 'priority', op: '=', value: 3 }, { any: [{ column: 'tag', folded: 'home' }] }] });
+    // Only an ASCII value narrows; a negative rule cannot.
+    assert.deepEqual(plan('All', [r('title', 'contains', 'Straße'), r('note', 'does not contain', 'x'), r('tag', 'is not', 'home')]).where, { all: [{ all: [] }, { all: [] }, { all: [] }] });
+    assert.deepEqual(plan('All', [r('title', 'begins with', ' CALL ')]).where, { all: [{ column: 'title', folded: 'call' }] });
   });
 
   it("a plan's condition is the search where exact, and holds for every match where not (any search, any task)", () => {
@@ -129,13 +132,16 @@ describe('saved search rules', () => {
       if ('any' in f) return f.any.some((p) => holds(p, t));
       if ('ids' in f) return false;
       if ('empty' in f) return (t[f.column] === '') === f.empty;
+      // Dialect.asciiFolded, as both databases write it.
+      if ('folded' in f) return t[f.column].replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/\u212A/g, 'k').replace(/\u0130/g, 'i').includes(f.folded);
       const v = t[f.column];
       return { '=': v === f.value, '<>': v !== f.value, '<': v < f.value, '<=': v <= f.value, '>': v > f.value, '>=': v >= f.value }[f.op];
     };
     const day = Date.UTC(2026, 2, 10) / 1000;
     const date = fc.constantFrom(0, -1, 1, 43199, 43200, 86399, 86400, day - 1, day, day + 43200, day + 86399, day + 86400);
-    const someTask = fc.record({ title: fc.constantFrom('', 'Laundry', 'x'), tag: fc.constantFrom('', 'home', ' , '), priority: fc.integer({ min: -1, max: 3 }), star: fc.constantFrom(0, 1), folder: fc.constantFrom(0, 5), duedate: date, completed: date, added: date });
-    const values = ['', '0', '1', '-1', '5', '999999999999999', '2026-03-10', '1970-01-01', '1970-01-02', String(day), 'laundry', 'home'];
+    const text = fc.constantFrom('', 'Laundry', 'x', 'İx', '\u212Aelvin', 'STRASSE', 'straße', 'Σίσυφος');
+    const someTask = fc.record({ title: text, note: text, tag: fc.constantFrom('', 'home', ' , ', 'HOME, İş', '\u212A'), priority: fc.integer({ min: -1, max: 3 }), star: fc.constantFrom(0, 1), folder: fc.constantFrom(0, 5), duedate: date, completed: date, added: date });
+    const values = ['', '0', '1', '-1', '5', '999999999999999', '2026-03-10', '1970-01-01', '1970-01-02', String(day), 'laundry', 'home', 'i', 'ix', 'kelvin', 'K', 'strasse', 'ß', 'σ', 'iş'];
     const types = [...new Set(Object.values(TYPES).flat())];
     const rule = fc.record({ field: fc.constantFrom(...fieldNames()), type: fc.constantFrom(...types), value: fc.constantFrom(...values) }).filter((x: Rule) => ruleProblem(x) === undefined);
     fc.assert(
@@ -148,7 +154,17 @@ describe('saved search rules', () => {
         else if (m) assert.ok(holds(p.where, t));
         for (const x of [...root, ...groups.flat()]) assert.ok(p.reads.includes(x.field === 'checked' ? 'completed' : (x.field as never)));
       }),
-      { numRuns: 2000, seed: 20261124 },
+      { numRuns: 3000, seed: 20261124 },
     );
+  });
+
+  it('JavaScript lowers no character outside ASCII into ASCII but U+0130 and U+212A (which the folded condition reads as i and k)', () => {
+    const into: string[] = [];
+    for (let c = 0x80; c <= 0x10ffff; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue;
+      if (/[\x00-\x7f]/.test(String.fromCodePoint(c).toLowerCase())) into.push(c.toString(16));
+    }
+    assert.deepEqual(into, ['130', '212a']);
+    for (let c = 0; c < 0x80; c++) assert.equal(String.fromCharCode(c).toLowerCase(), String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c));
   });
 });

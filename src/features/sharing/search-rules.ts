@@ -179,40 +179,55 @@ export function matches(bool: 'All' | 'Any', rules: SearchRules, t: SearchedTask
 type Comparison = '=' | '<>' | '<' | '<=' | '>' | '>=';
 
 /**
- * One rule as a condition the database applies, equal to ruleMatches: or undefined for the rules
- * only code decides, text and tags compared without case (JavaScript's case folding, which SQL's
- * LIKE and lower() do not share), apart from a text's being empty. A property test holds each
- * condition to ruleMatches on both databases (searches.test.ts).
+ * Text JavaScript's lower case shares with Dialect.asciiFolded: ASCII. Of all the characters
+ * outside it, only U+0130 (İ: i and a combining dot) and U+212A (the Kelvin sign: k) lower into
+ * text holding ASCII, and asciiFolded reads them as i and k (a test walks every code point).
  */
-function ruleFilter(r: Rule): TaskFilter | undefined {
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * One rule as a condition the database applies: `exact` when it is the rule (ruleMatches), or else
+ * one that holds for every task the rule matches, which the code then decides among. Text and tags
+ * compare without case the way JavaScript folds it, which SQL's lower() and LIKE do not share: the
+ * database decides only a text's being empty, and for a rule that needs a text holding an ASCII
+ * value (contains, is, begins with, ends with; a tag that is or contains it) narrows the tasks to
+ * those whose ASCII-folded text holds it. Property tests hold each condition to ruleMatches on
+ * both databases (search-rules.test.ts, searches.test.ts).
+ */
+function ruleFilter(r: Rule): { readonly where: TaskFilter; readonly exact: boolean } {
   const f = Object.hasOwn(FIELDS, r.field) ? FIELDS[r.field] : undefined;
-  if (!f) return { any: [] };
+  if (!f) return { where: { any: [] }, exact: true };
+  const exact = (where: TaskFilter) => ({ where, exact: true });
   const number = (op: Comparison, value: number): TaskFilter => ({ column: f.column as Exclude<FilterColumn, TextColumn>, op, value });
   const want = r.value.trim();
   switch (f.kind) {
     case 'text':
-      return r.type === 'is empty' || r.type === 'is not empty' ? { column: f.column as TextColumn, empty: r.type === 'is empty' } : undefined;
-    case 'tag':
-      return undefined;
+    case 'tag': {
+      const column = f.column as TextColumn;
+      if (f.kind === 'text' && (r.type === 'is empty' || r.type === 'is not empty')) return exact({ column, empty: r.type === 'is empty' });
+      const v = want.toLowerCase();
+      const holds = f.kind === 'text' ? ['contains', 'is', 'begins with', 'ends with'] : ['is', 'contains'];
+      return { where: holds.includes(r.type) && ASCII.test(v) ? { column, folded: v } : { all: [] }, exact: false };
+    }
     case 'ref':
-      return number(r.type === 'is' ? '=' : '<>', Number(want));
+      return exact(number(r.type === 'is' ? '=' : '<>', Number(want)));
     case 'number':
-      return number(r.type === 'is' ? '=' : r.type === 'is not' ? '<>' : r.type === 'greater than' ? '>' : '<', Number(want));
+      return exact(number(r.type === 'is' ? '=' : r.type === 'is not' ? '<>' : r.type === 'greater than' ? '>' : '<', Number(want)));
     case 'flag':
       // star: not 0; checked: completed after 0 (its read is completed > 0).
-      if (r.field === 'checked') return number(r.type === 'yes' ? '>' : '<=', 0);
-      return number(r.type === 'yes' ? '<>' : '=', 0);
+      if (r.field === 'checked') return exact(number(r.type === 'yes' ? '>' : '<=', 0));
+      return exact(number(r.type === 'yes' ? '<>' : '=', 0));
     case 'date': {
-      if (r.type === 'is empty') return number('=', 0);
-      if (r.type === 'is not empty') return number('<>', 0);
+      if (r.type === 'is empty') return exact(number('=', 0));
+      if (r.type === 'is not empty') return exact(number('<>', 0));
       // A stored date is on the day `day` when it is not 0 and lies in [from, from + DAY); the
       // day of Unix time 0 is 0 itself, which only an empty date equals.
       const day = dayOf(want) as number;
       const from = Math.floor(day / DAY) * DAY;
       const set = number('<>', 0);
-      if (r.type === 'is') return day === 0 ? number('=', 0) : { all: [set, number('>=', from), number('<', from + DAY)] };
-      if (r.type === 'is not') return day === 0 ? set : { any: [number('=', 0), number('<', from), number('>=', from + DAY)] };
-      return r.type === 'before' ? { all: [set, number('<', from)] } : { all: [set, number('>=', from + DAY)] };
+      if (r.type === 'is') return exact(day === 0 ? number('=', 0) : { all: [set, number('>=', from), number('<', from + DAY)] });
+      if (r.type === 'is not') return exact(day === 0 ? set : { any: [number('=', 0), number('<', from), number('>=', from + DAY)] });
+      return exact(r.type === 'before' ? { all: [set, number('<', from)] } : { all: [set, number('>=', from + DAY)] });
     }
   }
 }
@@ -228,9 +243,9 @@ export interface SearchPlan {
 }
 
 /**
- * The search as matches() joins it, each rule the database can decide as its condition and each
- * other rule as "every task" (the rules are only joined with AND and OR, so the condition holds
- * for every task the search matches).
+ * The search as matches() joins it, each rule as its condition (ruleFilter): the rules are only
+ * joined with AND and OR, so where a rule's condition holds for every task the rule matches, the
+ * whole condition holds for every task the search matches.
  */
 export function searchPlan(bool: 'All' | 'Any', rules: SearchRules): SearchPlan {
   let exact = true;
@@ -239,8 +254,8 @@ export function searchPlan(bool: 'All' | 'Any', rules: SearchRules): SearchPlan 
     const f = Object.hasOwn(FIELDS, r.field) ? FIELDS[r.field] : undefined;
     if (f) reads.add(f.column);
     const c = ruleFilter(r);
-    if (c === undefined) exact = false;
-    return c ?? { all: [] };
+    if (!c.exact) exact = false;
+    return c.where;
   };
   const all = bool === 'All';
   const outcomes: TaskFilter[] = rules.root.map(one);

@@ -87,10 +87,10 @@ describe('saved searches: tasks/search.php, the additive writes, tasks/get searc
     const day = Date.UTC(2026, 2, 10) / 1000;
     const dates = [0, -1, 1, 43200, 86399, 86400, day - 1, day, day + 1, day + 43200, day + 86399, day + 86400];
     const task = fc.record({
-      title: fc.constantFrom('', 'Laundry', 'laundry soap', 'LAUNDRY', 'Straße', 'x'),
+      title: fc.constantFrom('', 'Laundry', 'laundry soap', 'LAUNDRY', 'Straße', 'x', 'İx laundry', '\u212Aelvin', 'ÉCOLE'),
       note: fc.constantFrom('', 'the blue one', 'BLUE'),
       repeat: fc.constantFrom('', 'FREQ=DAILY'),
-      tag: fc.constantFrom('', 'home, Errands', ' , ', 'work'),
+      tag: fc.constantFrom('', 'home, Errands', ' , ', 'work', 'İş, HOME'),
       folder: fc.constantFrom(0, 5, 12345),
       context: fc.constantFrom(0, 5),
       goal: fc.constantFrom(0, 5),
@@ -112,7 +112,7 @@ describe('saved searches: tasks/search.php, the additive writes, tasks/get searc
       await tx.accounts.allocateIds(mine.account.pk, 'task', tasks.length);
       await tx.tasks.insertMany(mine.account.pk, tasks);
     });
-    const values = ['', '0', '1', '2', '-1', '5', '30', '12345', '999999999999999', '2026-03-10', '2026-03-09', '1970-01-01', '1970-01-02', String(day + 43200), 'laundry', 'LAUNDRY', 'blue', 'errands', 'straße', 'home'];
+    const values = ['', '0', '1', '2', '-1', '5', '30', '12345', '999999999999999', '2026-03-10', '2026-03-09', '1970-01-01', '1970-01-02', String(day + 43200), 'laundry', 'LAUNDRY', 'blue', 'errands', 'straße', 'home', 'i', 'ix', 'kelvin', 'école', 'cole', 'iş'];
     const types = [...new Set(Object.values(TYPES).flat())];
     const rule = fc
       .record({ field: fc.constantFrom(...fieldNames()), type: fc.constantFrom(...types), value: fc.constantFrom(...values) })

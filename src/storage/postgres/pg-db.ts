@@ -162,6 +162,9 @@ export const pgDialect: Dialect = {
     `(SELECT coalesce(array_to_json(array_agg(x.v)), '[]'::json) FROM (SELECT ${expression} AS v ${from} ORDER BY ${orderBy}) x)`,
   // CAST of text that is not a number is an error here: only digits are cast.
   idOfText: (e) => `CAST(CASE WHEN ${e} ~ '^[0-9]{1,18}$' THEN ${e} END AS BIGINT)`,
+  // lower() in the C collation lowers ASCII only, whatever the database's locale (a Turkish one
+  // would lower I to ı); translate() did the same at 5 µs a title, ten times slower.
+  asciiFolded: (e) => `replace(replace(lower(${e} COLLATE "C"), chr(8490), 'k'), chr(304), 'i')`,
   jsonNumberOfText: (e) => `to_json(${e}::bigint)`,
   jsonText: (e) => `to_json(${e})`,
   uniqueViolation(err) {

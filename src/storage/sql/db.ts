@@ -129,6 +129,12 @@ export interface Dialect {
    * comparison; NULL (never an error) for text that is not one.
    */
   idOfText(text: string): string;
+  /**
+   * Text with its ASCII capitals in lower case, and the two characters JavaScript lowers into ASCII
+   * letters (U+212A KELVIN SIGN to k, U+0130 İ to i, its dot dropped) as those letters; every other
+   * character as it is, whatever the database's locale (TaskFilter's `folded`).
+   */
+  asciiFolded(text: string): string;
   /** A JSON number from a text column holding digits (a note's id kept as text). */
   jsonNumberOfText(text: string): string;
   /** A JSON string from a text column. */

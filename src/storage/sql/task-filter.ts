@@ -1,4 +1,5 @@
 import type { FilterColumn, TaskFilter } from '../store.js';
+import type { Dialect } from './db.js';
 
 /**
  * A TaskFilter as a SQL condition over the row `t`, its values appended to `params`. Only the
@@ -17,15 +18,20 @@ function column(name: FilterColumn): string {
   return `t.${name}`;
 }
 
-export function filterSql(f: TaskFilter, params: Array<string | number>): string {
-  if ('all' in f) return f.all.length === 0 ? '1 = 1' : `(${f.all.map((p) => filterSql(p, params)).join(' AND ')})`;
-  if ('any' in f) return f.any.length === 0 ? '1 = 0' : `(${f.any.map((p) => filterSql(p, params)).join(' OR ')})`;
+export function filterSql(f: TaskFilter, params: Array<string | number>, d: Dialect): string {
+  if ('all' in f) return f.all.length === 0 ? '1 = 1' : `(${f.all.map((p) => filterSql(p, params, d)).join(' AND ')})`;
+  if ('any' in f) return f.any.length === 0 ? '1 = 0' : `(${f.any.map((p) => filterSql(p, params, d)).join(' OR ')})`;
   if ('ids' in f) {
     if (f.ids.length === 0) return '1 = 0';
     params.push(...f.ids);
     return `t.id IN (${f.ids.map(() => '?').join(', ')})`;
   }
   if ('empty' in f) return `${column(f.column)} ${f.empty ? '=' : '<>'} ''`;
+  if ('folded' in f) {
+    params.push(f.folded);
+    // Both databases' position functions find '' at 1: an empty text is in every text.
+    return `${d.name === 'postgres' ? 'strpos' : 'instr'}(${d.asciiFolded(column(f.column))}, ?) > 0`;
+  }
   if (!OPERATORS.has(f.op)) throw new Error(`not a filter operator: ${String(f.op)}`);
   params.push(f.value);
   return `${column(f.column)} ${f.op} CAST(? AS BIGINT)`;

@@ -1,4 +1,4 @@
-import type { FilterColumn, ListedTask, TaskFilter, PublicTaskField, RecordForm, Task, TaskWrittenPage, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
+import type { FilterColumn, ListedTask, PublicTaskField, RecordForm, Task, TaskFilter, TaskWrittenPage, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
 import type { Dialect, JsonKind, SqlDb, WideRow } from './db.js';
 import { filterColumns, filterSql } from './task-filter.js';
 
@@ -253,7 +253,7 @@ export class SqlTasks implements TasksRepo {
   }
 
   /** What page(), pageWritten() and scan() share: the filter, the index hint, and the total. */
-  private query(userPk: number, q: Omit<TaskQuery, 'start' | 'num' | 'withChildren'> & { start?: number; num?: number }, sharing = false) {
+  private query(userPk: number, q: Omit<TaskQuery, 'withChildren'>, sharing = false) {
     // The WHERE clause is built from fixed fragments; every value is a bound parameter.
     const where = ['t.user_pk = ?'];
     const params: Array<string | number> = [userPk];
@@ -262,7 +262,7 @@ export class SqlTasks implements TasksRepo {
     if (q.before !== undefined) where.push('t.modified < ?'), params.push(q.before);
     if (q.comp === 0) where.push('t.completed = 0');
     if (q.comp === 1) where.push('t.completed > 0');
-    if (q.where !== undefined) where.push(filterSql(q.where, params));
+    if (q.where !== undefined) where.push(filterSql(q.where, params, this.dialect));
     const filter = where.join(' AND ');
     // Incremental sync must cost the same whatever the account's size. With statistics, SQLite
     // may prefer walking all of an account's rows by id (to skip a sort) over the modified index;
@@ -270,7 +270,7 @@ export class SqlTasks implements TasksRepo {
     const byModified = (q.after !== undefined || q.before !== undefined) && q.id === undefined ? this.dialect.indexHint('tasks_by_modified') : '';
     const meta = q.metaFor !== undefined ? 'LEFT JOIN task_meta m ON m.user_pk = t.user_pk AND m.task_id = t.id AND m.client_pk = ?' : '';
     const join = sharing ? `${meta} ${SHARING_JOIN}` : meta;
-    const num = Math.max(0, q.num ?? 0);
+    const num = Math.max(0, q.num);
     // A condition's statements are as many as the searches that make them: they go through the
     // database's cache of varied statements, which keeps only those in use (SqlDb.allRawVaried).
     const all = (sql: string, ...p: Array<string | number>): Promise<unknown[][]> => (q.where === undefined ? this.db.allRaw(sql, ...p) : this.db.allRawVaried(sql, ...p));
@@ -280,10 +280,10 @@ export class SqlTasks implements TasksRepo {
       /** The rows' FROM … LIMIT tail, for a statement of the caller's select list. */
       from: `FROM tasks t ${byModified} ${join} WHERE ${filter} ORDER BY t.id LIMIT ? OFFSET ?`,
       /** The rows' parameters, in the order of the tail's placeholders. */
-      params: [...(q.metaFor !== undefined ? [q.metaFor] : []), ...params, num, q.start ?? 0],
+      params: [...(q.metaFor !== undefined ? [q.metaFor] : []), ...params, num, q.start],
       // A first page that holds every match needs no separate count (the common incremental sync).
       total: async (got: number): Promise<number> =>
-        (q.start ?? 0) === 0 && got < num ? got : Number((await all(`SELECT count(*) FROM tasks t ${byModified} WHERE ${filter}`, ...params))[0]?.[0] ?? 0),
+        q.start === 0 && got < num ? got : Number((await all(`SELECT count(*) FROM tasks t ${byModified} WHERE ${filter}`, ...params))[0]?.[0] ?? 0),
     };
   }
 
