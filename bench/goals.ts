@@ -55,11 +55,12 @@ export function goalRows(med: (name: string) => Median | undefined, tasksBody: s
     const small = at(AFTER_SMALL);
     if (big && small) row('after= fetch at 80,000 tasks ÷ at 100 tasks (server CPU)', database, big.cpu / small.cpu, '≤ 1.1', (v) => v <= 1.1);
     // A saved search beside a plain page of the same account: the database's part counts every
-    // match; a text rule reads that text of every task (docs/decisions/0018).
+    // match, a pass over the account's rows that the page, whose total is the kept count, does not
+    // make; a text rule also reads that text of every task (docs/decisions/0018).
     const page = at(PAGE_BIG);
     const byDatabase = at(SEARCH_DB);
     const byCode = at(SEARCH_CODE);
-    if (page && byDatabase) row('saved search decided by the database, 80,000 tasks ÷ a page of 1000 of them (server CPU)', database, byDatabase.cpu / page.cpu, '≤ 5', (v) => v <= 5);
+    if (page && byDatabase) row('saved search decided by the database, 80,000 tasks ÷ a page of 1000 of them (server CPU)', database, byDatabase.cpu / page.cpu, '≤ 8', (v) => v <= 8);
     if (page && byCode) row('saved search with a text rule, 80,000 tasks ÷ a page of 1000 of them (server CPU)', database, byCode.cpu / page.cpu, '≤ 15', (v) => v <= 15);
   }
   const account = med(ACCOUNT_GET);

@@ -281,9 +281,14 @@ export class SqlTasks implements TasksRepo {
       from: `FROM tasks t ${byModified} ${join} WHERE ${filter} ORDER BY t.id LIMIT ? OFFSET ?`,
       /** The rows' parameters, in the order of the tail's placeholders. */
       params: [...(q.metaFor !== undefined ? [q.metaFor] : []), ...params, num, q.start],
-      // A first page that holds every match needs no separate count (the common incremental sync).
-      total: async (got: number): Promise<number> =>
-        q.start === 0 && got < num ? got : Number((await all(`SELECT count(*) FROM tasks t ${byModified} WHERE ${filter}`, ...params))[0]?.[0] ?? 0),
+      // A first page that holds every match needs no separate count (the common incremental sync);
+      // without a filter the total is the account's kept count (count()), where counting the rows
+      // of an account of 80,000 tasks took PostgreSQL 29 ms.
+      total: async (got: number): Promise<number> => {
+        if (q.start === 0 && got < num) return got;
+        if (where.length === 1) return this.count(userPk);
+        return Number((await all(`SELECT count(*) FROM tasks t ${byModified} WHERE ${filter}`, ...params))[0]?.[0] ?? 0);
+      },
     };
   }
 
