@@ -62,7 +62,7 @@ export type TextColumn = 'title' | 'tag' | 'note' | 'repeat';
  * parts hold (none: every task), any of them does (none: no task), a number column compared with a
  * whole number, a text column empty or not, a text column holding `folded` once its ASCII capitals
  * are lowered (and U+212A and U+0130, which JavaScript lowers to k and i̇, read as k and i:
- * Dialect.asciiFolded), or the id one of a list.
+ * Dialect.foldedHolds), or the id one of a list.
  */
 export type TaskFilter =
   | { readonly all: readonly TaskFilter[] }

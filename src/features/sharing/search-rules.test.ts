@@ -132,7 +132,7 @@ describe('saved search rules', () => {
       if ('any' in f) return f.any.some((p) => holds(p, t));
       if ('ids' in f) return false;
       if ('empty' in f) return (t[f.column] === '') === f.empty;
-      // Dialect.asciiFolded, as both databases write it.
+      // Dialect.foldedHolds, as both databases write it.
       if ('folded' in f) return t[f.column].replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/\u212A/g, 'k').replace(/\u0130/g, 'i').includes(f.folded);
       const v = t[f.column];
       return { '=': v === f.value, '<>': v !== f.value, '<': v < f.value, '<=': v <= f.value, '>': v > f.value, '>=': v >= f.value }[f.op];

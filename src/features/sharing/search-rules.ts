@@ -179,9 +179,9 @@ export function matches(bool: 'All' | 'Any', rules: SearchRules, t: SearchedTask
 type Comparison = '=' | '<>' | '<' | '<=' | '>' | '>=';
 
 /**
- * Text JavaScript's lower case shares with Dialect.asciiFolded: ASCII. Of all the characters
+ * Text JavaScript's lower case shares with Dialect.foldedHolds: ASCII. Of all the characters
  * outside it, only U+0130 (İ: i and a combining dot) and U+212A (the Kelvin sign: k) lower into
- * text holding ASCII, and asciiFolded reads them as i and k (a test walks every code point).
+ * text holding ASCII, and foldedHolds reads them as i and k (a test walks every code point).
  */
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -191,8 +191,8 @@ const ASCII = /^[\x00-\x7f]*$/;
  * compare without case the way JavaScript folds it, which SQL's lower() and LIKE do not share: the
  * database decides only a text's being empty, and for a rule that needs a text holding an ASCII
  * value (contains, is, begins with, ends with; a tag that is or contains it) narrows the tasks to
- * those whose ASCII-folded text holds it. Property tests hold each condition to ruleMatches on
- * both databases (search-rules.test.ts, searches.test.ts).
+ * those whose ASCII-folded text holds it. A property test holds each condition to ruleMatches
+ * (search-rules.test.ts), another whole searches to matches() on both databases (searches.test.ts).
  */
 function ruleFilter(r: Rule): { readonly where: TaskFilter; readonly exact: boolean } {
   const f = Object.hasOwn(FIELDS, r.field) ? FIELDS[r.field] : undefined;

@@ -127,17 +127,19 @@ const SCAN_PART = 4000;
 
 /**
  * tasks/get with `search=<id>` (an addition): the saved search run on the server over the
- * account's tasks, ordered by id, paged with start and num as tasks/get, narrowed by after,
+ * account's tasks, ordered by id, paged with start and num as tasks/get, narrowed by id, after,
  * before and comp. The database applies what it can decide of the search (searchPlan): when that
- * is all of it, it pages and counts too; otherwise it reads only the columns the rest of the
- * rules need, of the tasks its part lets through, the code decides each of those, and the page is
- * read whole by id (an account holds at most LIMITS.tasksPerAccount tasks, which bounds that read).
+ * is all of it, it pages and counts too; otherwise it reads the columns the rules read, of the
+ * tasks its condition lets through (at most LIMITS.tasksPerAccount, a part at a time), the code
+ * decides each of those, and the page's tasks (at most MAX_PAGE) are read whole by id. The parts
+ * are reads of their own: a task changed between them is seen as it was when its part was read.
  */
 export async function runSearch(
   deps: Deps,
   auth: AuthContext,
   input: {
     search: unknown;
+    id: number | undefined;
     after: number | undefined;
     before: number | undefined;
     comp: 0 | 1 | undefined;
@@ -159,7 +161,7 @@ export async function runSearch(
   // between parts (SQLite's reads hold the thread while they run). Ids only grow: the loop ends.
   const test = searchTest(s.bool, s.rules);
   const hits: number[] = [];
-  const filters = { after: input.after, before: input.before, comp: input.comp, where: plan.where };
+  const filters = { id: input.id, after: input.after, before: input.before, comp: input.comp, where: plan.where };
   for (let afterId = 0; ; ) {
     const rows = await deps.store.read.tasks.scan(auth.userPk, filters, plan.reads, { afterId, limit: SCAN_PART });
     // The columns read are those the rules read (plan.reads): each row carries what test() looks at.
@@ -172,6 +174,7 @@ export async function runSearch(
   const start = Math.max(0, input.start);
   const ids = hits.slice(start, start + Math.min(MAX_PAGE, Math.max(0, input.num)));
   if (ids.length === 0) return { total: hits.length, tasks: [] };
-  const page = await listTasks(deps, auth, { ...input, after: undefined, before: undefined, comp: undefined, start: 0, num: ids.length, where: { ids } });
+  // One more than the ids asked for: a page that holds them all needs no count (TasksRepo.page).
+  const page = await listTasks(deps, auth, { ...input, id: undefined, after: undefined, before: undefined, comp: undefined, start: 0, num: ids.length + 1, where: { ids } });
   return { total: hits.length, tasks: page.tasks };
 }

@@ -123,22 +123,35 @@ describe('saved searches: tasks/search.php, the additive writes, tasks/get searc
       groups: fc.array(fc.array(rule, { maxLength: 3 }), { maxLength: 2 }),
       start: fc.constantFrom(0, 1, 7),
       num: fc.constantFrom(1, 3, 1000),
+      // tasks/get's own filters, which narrow a search as they narrow a listing.
+      id: fc.option(fc.constantFrom(1, 2, 60, 500), { freq: 4 }),
+      after: fc.option(fc.constantFrom(...dates), { freq: 3 }),
+      before: fc.option(fc.constantFrom(...dates), { freq: 3 }),
+      comp: fc.constantFrom(undefined, 0, 1),
     });
     const ran = { exact: 0, mixed: 0 };
     await fc.assert(
-      fc.asyncProperty(search, async ({ bool, root, groups, start, num }) => {
+      fc.asyncProperty(search, async ({ bool, root, groups, start, num, id, after, before, comp }) => {
         const raw = { root, ...Object.fromEntries(groups.map((g, i) => [String(i + 1), g])) };
         const rules = parseRules(raw);
         assert.ok(!('problem' in rules));
         ran[searchPlan(bool, rules).exact ? 'exact' : 'mixed']++;
         const [made] = (await api(ctx, mine.token, '/3/tasks/search_add.php', { searches: JSON.stringify([{ name: 'P', bool, search: raw }]) })).json<Array<{ id: number }>>();
-        const [head, ...found] = (await api(ctx, mine.token, '/3/tasks/get.php', { search: String(made!.id), start: String(start), num: String(num) })).json<Array<Record<string, number>>>();
+        const filters = { ...(id !== null && { id: String(id) }), ...(after !== null && { after: String(after) }), ...(before !== null && { before: String(before) }), ...(comp !== undefined && { comp: String(comp) }) };
+        const [head, ...found] = (await api(ctx, mine.token, '/3/tasks/get.php', { search: String(made!.id), start: String(start), num: String(num), ...filters })).json<Array<Record<string, number>>>();
         await api(ctx, mine.token, '/3/tasks/search_delete.php', { searches: JSON.stringify([made!.id]) });
-        const expected = tasks.filter((t) => matches(bool, rules, t)).map((t) => t.id);
+        const narrowed = tasks.filter(
+          (t) =>
+            (id === null || t.id === id) &&
+            (after === null || t.modified > after) &&
+            (before === null || t.modified < before) &&
+            (comp === undefined || (comp === 0 ? t.completed === 0 : t.completed > 0)),
+        );
+        const expected = narrowed.filter((t) => matches(bool, rules, t)).map((t) => t.id);
         assert.deepEqual(head, { num: Math.min(num, Math.max(0, expected.length - start)), total: expected.length });
         assert.deepEqual(found.map((t) => t['id']), expected.slice(start, start + num));
       }),
-      { numRuns: 150, seed: 20261124 },
+      { numRuns: 200, seed: 20261124 },
     );
     // Both ways of running a search were taken, many times.
     assert.ok(ran.exact > 20 && ran.mixed > 20, JSON.stringify(ran));

@@ -222,6 +222,10 @@ if (base) {
         assert.deepEqual(await conn.allRawVaried(text(0), 3), [[3]]);
         for (const i of [1, 1, 2, 2, 3, 3]) assert.deepEqual(await conn.allRawVaried(text(i), 1), [[1 + i]]);
         assert.equal((await prepared()) - before, 2, 'no more than the bound, however often the others come');
+        // A saved search's statements never take a slot, however often they come.
+        const once = new PgDb(client, new VariedNames(2, 1));
+        for (const v of [1, 2, 3]) assert.deepEqual(await once.allRawOnce(text(9), v), [[v + 9]]);
+        assert.equal((await prepared()) - before, 2, 'allRawOnce: parsed for each call');
       } finally {
         client.release();
         await store.close();

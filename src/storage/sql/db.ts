@@ -23,6 +23,13 @@ export interface SqlDb {
    * connection: postgres/pg-db.ts, VariedNames), and parses any other for its call only.
    */
   allRawVaried(sql: string, ...params: SqlParam[]): Promise<unknown[][]>;
+  /**
+   * allRaw() of a statement made for a kind of request that has as many texts as its users make
+   * (a saved search's conditions): never named on PostgreSQL, so that such texts take none of the
+   * slots allRawVaried keeps for tasks/get's field lists; SQLite keeps it among allRawVaried's
+   * last few.
+   */
+  allRawOnce(sql: string, ...params: SqlParam[]): Promise<unknown[][]>;
 }
 
 /**
@@ -130,11 +137,14 @@ export interface Dialect {
    */
   idOfText(text: string): string;
   /**
-   * Text with its ASCII capitals in lower case, and the two characters JavaScript lowers into ASCII
-   * letters (U+212A KELVIN SIGN to k, U+0130 İ to i, its dot dropped) as those letters; every other
-   * character as it is, whatever the database's locale (TaskFilter's `folded`).
+   * Whether `text`, folded, holds the value of the one `?` parameter: folded is its ASCII capitals
+   * in lower case, and the two characters JavaScript lowers into ASCII letters (U+212A KELVIN SIGN
+   * to k, U+0130 İ to i, its dot dropped) as those letters; every other character as it is,
+   * whatever the database's locale (TaskFilter's `folded`). An empty value is in every text.
    */
-  asciiFolded(text: string): string;
+  foldedHolds(text: string): string;
+  /** Whether `e` is one of the ids of the one `?` parameter, written as digits joined by commas ('1,2,3'): one text for any number of ids. */
+  inIdList(e: string): string;
   /** A JSON number from a text column holding digits (a note's id kept as text). */
   jsonNumberOfText(text: string): string;
   /** A JSON string from a text column. */

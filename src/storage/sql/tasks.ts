@@ -271,9 +271,8 @@ export class SqlTasks implements TasksRepo {
     const meta = q.metaFor !== undefined ? 'LEFT JOIN task_meta m ON m.user_pk = t.user_pk AND m.task_id = t.id AND m.client_pk = ?' : '';
     const join = sharing ? `${meta} ${SHARING_JOIN}` : meta;
     const num = Math.max(0, q.num);
-    // A condition's statements are as many as the searches that make them: they go through the
-    // database's cache of varied statements, which keeps only those in use (SqlDb.allRawVaried).
-    const all = (sql: string, ...p: Array<string | number>): Promise<unknown[][]> => (q.where === undefined ? this.db.allRaw(sql, ...p) : this.db.allRawVaried(sql, ...p));
+    // A condition's statements are as many as the searches that make them (SqlDb.allRawOnce).
+    const all = (sql: string, ...p: Array<string | number>): Promise<unknown[][]> => (q.where === undefined ? this.db.allRaw(sql, ...p) : this.db.allRawOnce(sql, ...p));
     return {
       num,
       all,
@@ -332,7 +331,8 @@ export class SqlTasks implements TasksRepo {
     const columns = fields.map((f) => [f, publicExpression(f, r, this.dialect), TEXT_FIELDS.has(f) ? 'text' : 'literal'] as const);
     // The select list follows the fields asked for: many variants, of which those in use stay
     // prepared (SqlDb.allRawVaried).
-    const rows = query.num === 0 ? [] : await this.db.allRawVaried(r.records(columns, query.from), ...query.params);
+    const sql = r.records(columns, query.from);
+    const rows = query.num === 0 ? [] : await (q.where === undefined ? this.db.allRawVaried(sql, ...query.params) : this.db.allRawOnce(sql, ...query.params));
     return { total: await query.total(rows.length), rows: rows.map((row) => row[0] as string) };
   }
 

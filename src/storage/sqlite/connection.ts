@@ -100,6 +100,10 @@ export class SqliteDb implements SqlDb {
   async allRawVaried(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
     return this.c.allRawVaried(sql, ...storableParams(params));
   }
+
+  async allRawOnce(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
+    return this.c.allRawVaried(sql, ...storableParams(params));
+  }
 }
 
 export const sqliteDialect: Dialect = {
@@ -121,7 +125,8 @@ export const sqliteDialect: Dialect = {
   // CAST alone would read the digits that begin any text ('12x' as 12).
   idOfText: (e) => `CASE WHEN ${e} <> '' AND ${e} NOT GLOB '*[^0-9]*' THEN CAST(${e} AS INTEGER) END`,
   // SQLite's lower() lowers ASCII only (without ICU, which Tickler's build does not load).
-  asciiFolded: (e) => `replace(replace(lower(${e}), char(8490), 'k'), char(304), 'i')`,
+  inIdList: (e) => `${e} IN (SELECT value FROM json_each('[' || ? || ']'))`,
+  foldedHolds: (e) => `instr(replace(replace(lower(${e}), char(8490), 'k'), char(304), 'i'), ?) > 0`,
   jsonNumberOfText: (e) => `CAST(${e} AS INTEGER)`,
   jsonText: (e) => e,
   emptyJsonArray: `json('[]')`,
