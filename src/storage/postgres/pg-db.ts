@@ -94,10 +94,10 @@ export class PgDb implements SqlDb {
     // on every call (an all-fields after= read: 0.19 of PostgreSQL's 0.74 ms). Any other is parsed
     // for the call and never left prepared: a client inventing texts costs time, not memory.
     if (this.names.name(sql)) return this.allRaw(sql, ...params);
-    return this.allRawOnce(sql, ...params);
+    return this.allRawUnnamed(sql, ...params);
   }
 
-  async allRawOnce(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
+  async allRawUnnamed(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
     return (await this.q.query<unknown[]>({ text: withNumbers(sql), values: storableParams(params), rowMode: 'array' })).rows;
   }
 }

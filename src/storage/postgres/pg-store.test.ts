@@ -224,8 +224,8 @@ if (base) {
         assert.equal((await prepared()) - before, 2, 'no more than the bound, however often the others come');
         // A saved search's statements never take a slot, however often they come.
         const once = new PgDb(client, new VariedNames(2, 1));
-        for (const v of [1, 2, 3]) assert.deepEqual(await once.allRawOnce(text(9), v), [[v + 9]]);
-        assert.equal((await prepared()) - before, 2, 'allRawOnce: parsed for each call');
+        for (const v of [1, 2, 3]) assert.deepEqual(await once.allRawUnnamed(text(9), v), [[v + 9]]);
+        assert.equal((await prepared()) - before, 2, 'allRawUnnamed: parsed for each call');
       } finally {
         client.release();
         await store.close();

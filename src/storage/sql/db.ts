@@ -29,7 +29,7 @@ export interface SqlDb {
    * slots allRawVaried keeps for tasks/get's field lists; SQLite keeps it among allRawVaried's
    * last few.
    */
-  allRawOnce(sql: string, ...params: SqlParam[]): Promise<unknown[][]>;
+  allRawUnnamed(sql: string, ...params: SqlParam[]): Promise<unknown[][]>;
 }
 
 /**

@@ -271,8 +271,8 @@ export class SqlTasks implements TasksRepo {
     const meta = q.metaFor !== undefined ? 'LEFT JOIN task_meta m ON m.user_pk = t.user_pk AND m.task_id = t.id AND m.client_pk = ?' : '';
     const join = sharing ? `${meta} ${SHARING_JOIN}` : meta;
     const num = Math.max(0, q.num);
-    // A condition's statements are as many as the searches that make them (SqlDb.allRawOnce).
-    const all = (sql: string, ...p: Array<string | number>): Promise<unknown[][]> => (q.where === undefined ? this.db.allRaw(sql, ...p) : this.db.allRawOnce(sql, ...p));
+    // A condition's statements are as many as the searches that make them (SqlDb.allRawUnnamed).
+    const all = (sql: string, ...p: Array<string | number>): Promise<unknown[][]> => (q.where === undefined ? this.db.allRaw(sql, ...p) : this.db.allRawUnnamed(sql, ...p));
     return {
       num,
       all,
@@ -332,7 +332,7 @@ export class SqlTasks implements TasksRepo {
     // The select list follows the fields asked for: many variants, of which those in use stay
     // prepared (SqlDb.allRawVaried).
     const sql = r.records(columns, query.from);
-    const rows = query.num === 0 ? [] : await (q.where === undefined ? this.db.allRawVaried(sql, ...query.params) : this.db.allRawOnce(sql, ...query.params));
+    const rows = query.num === 0 ? [] : await (q.where === undefined ? this.db.allRawVaried(sql, ...query.params) : this.db.allRawUnnamed(sql, ...query.params));
     return { total: await query.total(rows.length), rows: rows.map((row) => row[0] as string) };
   }
 

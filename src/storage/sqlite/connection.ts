@@ -101,7 +101,7 @@ export class SqliteDb implements SqlDb {
     return this.c.allRawVaried(sql, ...storableParams(params));
   }
 
-  async allRawOnce(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
+  async allRawUnnamed(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
     return this.c.allRawVaried(sql, ...storableParams(params));
   }
 }

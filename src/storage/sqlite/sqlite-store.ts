@@ -111,7 +111,7 @@ export class SqliteStore implements Store {
       allRaw: (sql: string, ...p: SqlParam[]) => one(() => db.allRaw(sql, ...p)),
       run: (sql: string, ...p: SqlParam[]) => one(() => db.run(sql, ...p)),
       allRawVaried: (sql: string, ...p: SqlParam[]) => one(() => db.allRawVaried(sql, ...p)),
-      allRawOnce: (sql: string, ...p: SqlParam[]) => one(() => db.allRawOnce(sql, ...p)),
+      allRawUnnamed: (sql: string, ...p: SqlParam[]) => one(() => db.allRawUnnamed(sql, ...p)),
     };
   }
 
