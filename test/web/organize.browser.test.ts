@@ -153,6 +153,15 @@ describe('the organize and notes pages in a real browser', { skip: skipWithoutCh
         await page.waitForURL(`${origin}/notes/2`);
         await go('/notes');
         await check('notes');
+        // Search by keyboard: the box, a word of a text, Enter.
+        await tabTo(page, 'input#q');
+        await page.keyboard.type('CELLO');
+        await page.keyboard.press('Enter');
+        await page.waitForURL(`${origin}/notes?q=CELLO`);
+        assert.match(await main(), /1 of 2 notes found/);
+        assert.match(await main(), /Ideas/);
+        assert.doesNotMatch(await main(), /Shopping list/);
+        await check('notes-search');
         await go('/notes/1/edit');
         await page.fill('#f-title', '');
         // The browser would refuse an empty title itself: without that, the server's refusal shows.

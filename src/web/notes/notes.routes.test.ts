@@ -80,6 +80,49 @@ describe('notes pages', () => {
     assert.match(text(await new Browser(ctx.app).get('/notes')), /^\s*$/, 'signed out: a redirect, no page');
   });
 
+  it('the list searches titles and texts without case, and says how many it found', async () => {
+    const { b, token } = await person();
+    await api(ctx, token, '/3/notes/add.php', {
+      notes: JSON.stringify([{ title: 'Shopping list', text: 'Milk' }, { title: 'Plan', text: 'buy MILK & bread' }, { title: 'Other', text: 'nothing' }]),
+    });
+    const all = text(await b.get('/notes'));
+    assert.match(all, /Search titles and texts/);
+    assert.match(all, /3 notes/);
+    const milk = await b.get('/notes?q=+milk+');
+    assert.match(text(milk), /2 of 3 notes found/);
+    assert.match(text(milk), /Shopping list/);
+    assert.match(text(milk), /Plan/);
+    assert.doesNotMatch(text(milk), /Other/);
+    assert.match(milk.body, /<input id="q" name="q" type="search" value="milk">/, 'the search stays in its box');
+    assert.match(milk.body, /href="\/notes">Show every note<\/a>/);
+    assert.match(text(await b.get('/notes?q=%3Cb%3E')), /No note holds “<b>”/);
+    assert.doesNotMatch((await b.get('/notes?q=%3Cb%3E')).body, /“<b>”/, 'the search is written as text');
+    assert.match(text(await b.get('/notes?q=PLAN')), /1 of 3 notes found/);
+  });
+
+  it('a long list shows its first 200 notes, and Show more the next ones, the search kept', async () => {
+    const { b, token } = await person();
+    for (let i = 0; i < 5; i++) {
+      await api(ctx, token, '/3/notes/add.php', { notes: JSON.stringify(Array.from({ length: i < 4 ? 50 : 10 }, (_, j) => ({ title: `Bulk ${i * 50 + j}`, text: j % 2 ? 'odd' : 'even' }))) });
+    }
+    const first = await b.get('/notes');
+    assert.match(text(first), /210 notes; 200 shown, 10 more below/);
+    assert.match(text(first), /No folder \(210\)/, 'a group counts all of its notes');
+    assert.equal((first.body.match(/<li><span><a href="\/notes\/\d+">/g) ?? []).length, 200);
+    const more = /href="(\/notes\?show=400)">Show 10 more \(of 10\)/.exec(first.body)?.[1];
+    assert.ok(more, 'a Show more link');
+    const next = await b.get(more);
+    assert.equal((next.body.match(/<li><span><a href="\/notes\/\d+">/g) ?? []).length, 210);
+    assert.doesNotMatch(text(next), /more below/);
+    const even = await b.get('/notes?q=EVEN&show=1');
+    assert.match(text(even), /105 of 210 notes found/);
+    assert.doesNotMatch(text(even), /more below/, 'all found notes fit on a page');
+    assert.equal((even.body.match(/<li><span><a href="\/notes\/\d+">/g) ?? []).length, 105, 'a show below a page shows a page');
+    const bulk = await b.get('/notes?q=bulk');
+    assert.match(text(bulk), /210 of 210 notes found; 200 shown, 10 more below/);
+    assert.match(bulk.body, /href="\/notes\?q=bulk&#38;show=400"/, 'Show more keeps the search');
+  });
+
   it('a note deleted by an app while its form was open: saving answers 404, nothing is made again', async () => {
     const { b, token } = await person();
     await landed(b, await submit(b, '/notes/new', ADD, '/notes'));

@@ -12,7 +12,7 @@ import { accountDay } from '../organize/dates.js';
 import type { Problem } from '../organize/inputs.js';
 import { webAuth } from '../organize/organize.routes.js';
 import { confirmNoteDeletePage, noteFormPage, notePage, notesListPage, type NoteValues } from '../views/notes.js';
-import type { SignedIn, Web } from '../web-kit.js';
+import { PAGE_ROWS, queryStrings, showMoreAddress, shownRows, type SignedIn, type Web } from '../web-kit.js';
 
 /**
  * The notes pages: the account's notes by folder, one note, add, edit, delete. Every change goes
@@ -80,8 +80,18 @@ export function notesRoutes(web: Web): void {
 
   web.getSignedIn('/notes', async function showNotes(request, reply, who) {
     const flash = web.flash(request, reply);
-    const [list, folders] = await Promise.all([allNotes(deps, who.account.pk), foldersOf(who)]);
-    return web.page(reply, 200, notesListPage(web.site, web.nav(reply, who, '/notes'), { notes: list, folders, day: dayOf(who), notice: flash.notice, error: flash.error }));
+    const query = queryStrings(request);
+    // A search looks through titles and texts, ignoring case as the task list's does.
+    const q = (query['q'] ?? '').trim().slice(0, 200);
+    const needle = q.toLowerCase();
+    const [all, folders] = await Promise.all([allNotes(deps, who.account.pk), foldersOf(who)]);
+    const notes = needle === '' ? all : all.filter((n) => n.title.toLowerCase().includes(needle) || n.text.toLowerCase().includes(needle));
+    // The first `show` notes, in the page's order: an account may hold 20,000, whose list would
+    // be megabytes of HTML to send and paint. "Show more" adds a page.
+    const show = shownRows(query['show']);
+    const here = q === '' ? '/notes' : `/notes?${new URLSearchParams({ q }).toString()}`;
+    const page = notesListPage(web.site, web.nav(reply, who, '/notes'), { notes, folders, q, show, more: showMoreAddress(here, show + PAGE_ROWS), total: all.length, day: dayOf(who), notice: flash.notice, error: flash.error });
+    return web.page(reply, 200, page);
   });
 
   web.getSignedIn('/notes/new', async function newNote(_request, reply, who) {

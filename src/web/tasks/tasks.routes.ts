@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ItemError } from '../../errors.js';
 import type { Task } from '../../storage/store.js';
-import { queryStrings, type SignedIn, type Web } from '../web-kit.js';
+import { PAGE_ROWS, queryStrings, showMoreAddress, shownRows, type SignedIn, type Web } from '../web-kit.js';
 import { dayOfDate, formatDay, todayOf } from './task-dates.js';
 import { GROUPED, groupKeys, hiddenFarAhead, rowsOf, viewCounts, viewQueryOf, type Row } from './task-views.js';
 import { groupOrder, groupTitle, taskListPage } from './task-list.view.js';
@@ -37,7 +37,7 @@ export async function showTaskList(web: Web, request: FastifyRequest, reply: Fas
   const all = rowsOf(tasks, v, prefs, when);
   // The first `show` rows (in group order for grouped views): a list of thousands is not read,
   // and its HTML would take seconds to send and paint (bench: web). "Show more" adds a page.
-  const show = showOf(queryStrings(request)['show']);
+  const show = shownRows(queryStrings(request)['show']);
   let groups: Array<[string, string, Row[]]> | undefined;
   let rows: Row[];
   if (GROUPED.has(v.view) && v.value === undefined) {
@@ -66,7 +66,7 @@ export async function showTaskList(web: Web, request: FastifyRequest, reply: Fas
   const here = safeBack(request.url.replace(/^[^?]*/, '/'));
   const page = taskListPage(web.site, web.nav(reply, who, '/'), {
     csrf: reply.generateCsrf(), prefs, today: when.today, query: v, here, rows, ...(groups && { groups }), orgs, counts,
-    more: hidden > 0 ? { hidden, next: moreAddress(here, show + PAGE_ROWS) } : undefined,
+    more: hidden > 0 ? { hidden, next: showMoreAddress(here, show + PAGE_ROWS) } : undefined,
     farAhead: hiddenFarAhead(tasks, v, prefs, when),
     stamp: stampOf(who.account),
     flash: { error: flash.error, notice: flash.notice, quick: flash.fields?.['line'], undo: flash.fields?.['undo'] },
@@ -79,22 +79,6 @@ function selectedIds(body: unknown): number[] {
   const raw = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)['id'] : undefined;
   const values = (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string' && /^[1-9]\d{0,14}$/.test(v));
   return [...new Set(values.map(Number))].slice(0, 1000);
-}
-
-/** Rows of the list shown at first, and added by each "Show more". */
-export const PAGE_ROWS = 200;
-const MAX_SHOW = 20_000;
-
-function showOf(raw: string | undefined): number {
-  const n = raw !== undefined && /^\d{1,6}$/.test(raw) ? Number(raw) : PAGE_ROWS;
-  return Math.min(MAX_SHOW, Math.max(PAGE_ROWS, n));
-}
-
-/** The list's address with more rows. */
-function moreAddress(here: string, show: number): string {
-  const url = new URL(here, 'http://x');
-  url.searchParams.set('show', String(show));
-  return `/${url.search}`;
 }
 
 function problemOf(e: ItemError): string {

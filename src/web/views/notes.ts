@@ -26,23 +26,61 @@ function noteItem(site: Site, n: Note, day: DayOf): string {
   return `<li><span><a href="${h(`${site.base}/notes/${n.id}`)}">${h(n.title)}</a>${n.private === 1 ? ' <span class="badge">Private</span>' : ''}</span><span class="muted">Changed ${h(day(n.modified))}</span></li>`;
 }
 
-export function notesListPage(site: Site, nav: Nav, v: { notes: readonly Note[]; folders: readonly Row[]; day: DayOf; notice?: string | undefined; error?: string | undefined }): string {
-  // Folders in their order (archived ones too, marked), then the notes in no folder.
+export function notesListPage(
+  site: Site,
+  nav: Nav,
+  v: {
+    /** The notes to list: all of the account's, or those a search found. */
+    notes: readonly Note[];
+    folders: readonly Row[];
+    /** The search, '' for none. */
+    q: string;
+    /** How many of them to show, and the address that shows more. */
+    show: number;
+    more: string;
+    /** The account's notes, searched or not. */
+    total: number;
+    day: DayOf;
+    notice?: string | undefined;
+    error?: string | undefined;
+  },
+): string {
+  // Folders in their order (archived ones too, marked), then the notes in no folder; the first
+  // `show` notes in that order.
+  let left = v.show;
   const groups = [...v.folders.map((f) => ({ id: f['id'] as number, name: String(f['name']), archived: f['archived'] === 1 })), { id: 0, name: 'No folder', archived: false }]
-    .map((g) => ({ ...g, notes: v.notes.filter((n) => n.folder === g.id) }))
+    .map((g) => {
+      const all = v.notes.filter((n) => n.folder === g.id);
+      const shown = all.slice(0, Math.max(0, left));
+      left -= shown.length;
+      return { ...g, count: all.length, notes: shown };
+    })
     .filter((g) => g.notes.length > 0);
+  const shown = Math.min(v.show, v.notes.length);
+  const hidden = v.notes.length - shown;
   const sections = groups
     .map(
-      (g, i) => `<section class="card" aria-labelledby="g-${i}"><h2 id="g-${i}">${h(g.name)}${g.archived ? ' <span class="badge">Archived</span>' : ''} <span class="muted">(${g.notes.length})</span></h2>
+      (g, i) => `<section class="card" aria-labelledby="g-${i}"><h2 id="g-${i}">${h(g.name)}${g.archived ? ' <span class="badge">Archived</span>' : ''} <span class="muted">(${g.count})</span></h2>
 <ul class="compact">${g.notes.map((n) => noteItem(site, n, v.day)).join('')}</ul></section>`,
     )
     .join('');
+  const count = v.q === '' ? `${v.notes.length} note${v.notes.length === 1 ? '' : 's'}` : `${v.notes.length} of ${v.total} note${v.total === 1 ? '' : 's'} found`;
+  const search =
+    v.total === 0
+      ? ''
+      : `<form method="get" action="${h(site.base)}/notes" role="search" class="bar-row" aria-label="Search notes">
+<div class="grow"><label for="q">Search titles and texts</label><input id="q" name="q" type="search" value="${h(v.q)}"></div>
+<div><button type="submit">Search</button></div>${v.q === '' ? '' : `<div><a class="button secondary" href="${h(site.base)}/notes">Show every note</a></div>`}</form>
+<p class="muted" id="note-count">${h(count)}${hidden > 0 ? `; ${shown} shown, ${hidden} more below` : ''}</p>`;
+  const empty = v.total === 0 ? '<div class="card"><p>You have no notes yet.</p></div>' : `<div class="card"><p>No note holds “${h(v.q)}”.</p></div>`;
   return layout(
     site,
     'Notes',
     `<h1>Notes</h1>${messages(v)}
 <p><a class="button" href="${h(site.base)}/notes/new">Write a note</a></p>
-${sections || '<div class="card"><p>You have no notes yet.</p></div>'}`,
+${search}
+${sections || empty}
+${hidden > 0 ? `<p><a class="button secondary" href="${h(site.base + v.more)}">Show ${Math.min(hidden, 200)} more (of ${hidden})</a></p>` : ''}`,
     { nav },
   );
 }
