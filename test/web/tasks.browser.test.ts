@@ -116,6 +116,18 @@ describe('the to-do pages in a real browser', { skip: skipWithoutChromium() }, (
         assert.doesNotMatch(await main(), /Renew passport/);
         await check('tasks-search');
 
+        // A saved search an app made: a view of its own, reached from its link.
+        const [saved] = (await api(ctx, token, '/3/tasks/search_add.php', { searches: JSON.stringify([{ name: 'Starred or urgent', bool: 'Any', search: { root: [{ field: 'star', type: 'yes' }, { field: 'priority', type: 'is', value: '3' }] } }]) })).json() as Array<{ id: number }>;
+        await go('/?view=all');
+        await page.click('nav[aria-label="Saved searches"] a:has-text("Starred or urgent")');
+        await page.waitForURL(/view=search/);
+        assert.match(await main(), /Saved search: Starred or urgent/);
+        assert.match(await main(), /Water the plants/);
+        assert.match(await main(), /Quarterly report/);
+        assert.doesNotMatch(await main(), /Renew passport/);
+        await check('tasks-saved-search');
+        await api(ctx, token, '/3/tasks/search_delete.php', { searches: JSON.stringify([saved?.id]) });
+
         // Complete a repeating task: it moves to its next Saturday, as reschedule=1 does.
         await go('/?view=all');
         await page.getByRole('button', { name: 'Complete “Water the plants”' }).click();

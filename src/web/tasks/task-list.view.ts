@@ -9,7 +9,7 @@ import type { Organizers } from './tasks.web.js';
 
 export const VIEW_TITLES: Readonly<Record<ViewName, string>> = {
   hotlist: 'Hotlist', all: 'All tasks', folder: 'By folder', context: 'By context', goal: 'By goal', location: 'By location',
-  priority: 'By priority', due: 'By due date', starred: 'Starred', tag: 'By tag', status: 'By status', completed: 'Completed', recent: 'Recently modified',
+  priority: 'By priority', due: 'By due date', starred: 'Starred', tag: 'By tag', status: 'By status', completed: 'Completed', recent: 'Recently modified', search: 'Saved search',
 };
 
 export interface ListPage {
@@ -23,6 +23,8 @@ export interface ListPage {
   /** Groups of a grouped view, in order: key, heading, rows. */
   readonly groups?: ReadonlyArray<readonly [string, string, readonly Row[]]>;
   readonly orgs: Organizers;
+  /** The account's saved searches (made by its apps), each a view of its own. */
+  readonly searches: ReadonlyArray<{ readonly id: number; readonly name: string }>;
   readonly counts?: Readonly<Record<string, number>> | undefined;
   readonly stamp: string;
   /** Rows left out of a long list, and the address that shows more. */
@@ -120,7 +122,13 @@ function tabs(v: ListPage, base: string): string {
     const current = v.query.view === name && v.query.value === undefined ? ' aria-current="page"' : '';
     return `<li><a href="${h(`${base}/?view=${name}`)}"${current}>${h(short[name] ?? VIEW_TITLES[name])}${count === undefined ? '' : `<span class="count">${count}</span>`}</a></li>`;
   });
-  return `<nav class="views" aria-label="Views"><ul>${items.join('')}</ul></nav>`;
+  const saved = v.searches.map((s) => {
+    const current = v.query.view === 'search' && v.query.value === String(s.id) ? ' aria-current="page"' : '';
+    return `<li><a href="${h(`${base}/?view=search&value=${s.id}`)}"${current}>${h(s.name)}</a></li>`;
+  });
+  return `<nav class="views" aria-label="Views"><ul>${items.join('')}</ul></nav>${
+    saved.length === 0 ? '' : `<nav class="views saved" aria-label="Saved searches"><ul>${saved.join('')}</ul></nav>`
+  }`;
 }
 
 function options(list: ReadonlyArray<readonly [string, string]>, selected = ''): string {
@@ -162,14 +170,16 @@ function undoForm(v: ListPage, base: string): string {
 export function taskListPage(site: Site, nav: Nav, v: ListPage): string {
   const base = site.base;
   const q = v.query;
-  const heading = q.value !== undefined ? `${VIEW_TITLES[q.view].replace(/^By /, '')}: ${groupTitle(q.view, q.value, v.orgs)}` : VIEW_TITLES[q.view];
+  const searchName = q.view === 'search' ? (v.searches.find((s) => String(s.id) === q.value)?.name ?? '') : '';
+  const heading =
+    q.view === 'search' ? `${VIEW_TITLES.search}: ${searchName}` : q.value !== undefined ? `${VIEW_TITLES[q.view].replace(/^By /, '')}: ${groupTitle(q.view, q.value, v.orgs)}` : VIEW_TITLES[q.view];
   const title = q.q ? `${heading}: “${q.q}”` : heading;
   // Tasks shown, subtasks nested under their parent included (a task in two tag groups counts once).
   const total = v.rows.reduce((n, r) => n + 1 + r.children.length, 0);
   const list = v.groups
     ? v.groups.map(([key, name, rows]) => `<h2 class="group"><a href="${h(`${base}/?view=${q.view}&value=${encodeURIComponent(key)}`)}">${h(name)}</a> <span class="count">${rows.length}</span></h2>${rowsHtml(rows, v, base)}`).join('')
     : rowsHtml(v.rows, v, base);
-  const empty = total === 0 ? `<p class="muted">${q.q ? 'No task matches the search.' : q.view === 'hotlist' ? 'Nothing on the hotlist. Add a task above, or see all tasks.' : 'No tasks here.'}</p>` : '';
+  const empty = total === 0 ? `<p class="muted">${q.q ? 'No task matches the search.' : q.view === 'hotlist' ? 'Nothing on the hotlist. Add a task above, or see all tasks.' : q.view === 'search' ? 'No task matches this saved search.' : 'No tasks here.'}</p>` : '';
   const body = `<div class="card">
 <h1 id="view-title">${h(title)}</h1>
 ${messages({ error: v.flash.error, notice: v.flash.undo ? undefined : v.flash.notice })}${undoForm(v, base)}

@@ -35,6 +35,15 @@ describe('task views', () => {
     assert.equal(onHotlist(task(1, { priority: 3, completed: noon(TODAY) }), PREFS, WHEN), false);
   });
 
+  it('a saved search view keeps a search id as its value, shows what its test takes (completed and far ahead too), and nothing without one', () => {
+    assert.equal(viewQueryOf({ view: 'search', value: '12' }).value, '12');
+    for (const value of ['x', '0', '12a', '1234567890']) assert.equal(viewQueryOf({ view: 'search', value }).value, undefined, value);
+    const all = [task(1, { title: 'a', completed: noon(TODAY) }), task(2, { title: 'b', duedate: noon(TODAY + 400) }), task(3, { title: 'c' })];
+    const test = (t: Task): boolean => t.title !== 'c';
+    assert.deepEqual(rowsOf(all, { ...viewQueryOf({ view: 'search', value: '1' }), test }, { ...PREFS, hidemonths: 6 }, WHEN).map((r) => r.task.id), [2, 1]);
+    assert.deepEqual(rowsOf(all, viewQueryOf({ view: 'search', value: '1' }), PREFS, WHEN), []);
+  });
+
   it('filters by view and value, searches title, tag and note, and sorts', () => {
     const all = [
       task(1, { title: 'Bravo', folder: 7, tag: 'red, blue', duedate: noon(TODAY + 5) }),

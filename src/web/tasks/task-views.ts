@@ -8,7 +8,7 @@ import { dayOfDate } from './task-dates.js';
  * (tasks.web.ts); everything here works on that array.
  */
 
-export const VIEWS = ['hotlist', 'all', 'folder', 'context', 'goal', 'location', 'priority', 'due', 'starred', 'tag', 'status', 'completed', 'recent'] as const;
+export const VIEWS = ['hotlist', 'all', 'folder', 'context', 'goal', 'location', 'priority', 'due', 'starred', 'tag', 'status', 'completed', 'recent', 'search'] as const;
 export type ViewName = (typeof VIEWS)[number];
 /** Views that group the tasks by a field; with a `value` they show one group only. */
 export const GROUPED: ReadonlySet<ViewName> = new Set(['folder', 'context', 'goal', 'location', 'priority', 'due', 'tag', 'status']);
@@ -23,6 +23,11 @@ export interface ViewQuery {
   readonly q?: string | undefined;
   readonly sort: SortName;
   readonly desc: boolean;
+  /**
+   * The saved search a `search` view shows (its value is the search's id), as the rule engine's
+   * test of a task (search-rules.ts, searchTest): set by the page once it has read the search.
+   */
+  readonly test?: ((t: Task) => boolean) | undefined;
 }
 
 export const STATUSES = ['None', 'Next Action', 'Active', 'Planning', 'Delegated', 'Waiting', 'Hold', 'Postponed', 'Someday', 'Canceled', 'Reference'] as const;
@@ -36,7 +41,8 @@ export function viewQueryOf(q: Readonly<Record<string, string | undefined>>): Vi
   const sort = (SORTS as readonly string[]).includes(q['sort'] ?? '') ? (q['sort'] as SortName) : defaultSort(view);
   const search = (q['q'] ?? '').trim().slice(0, 200);
   const value = q['value']?.slice(0, 250);
-  return { view, sort, desc: q['dir'] === 'desc' || (q['dir'] === undefined && (sort === 'modified' || sort === 'completed' || sort === 'priority' || sort === 'star')), ...(value !== undefined && value !== '' && GROUPED.has(view) && { value }), ...(search !== '' && { q: search }) };
+  const kept = value !== undefined && value !== '' && (GROUPED.has(view) || (view === 'search' && /^[1-9]\d{0,8}$/.test(value)));
+  return { view, sort, desc: q['dir'] === 'desc' || (q['dir'] === undefined && (sort === 'modified' || sort === 'completed' || sort === 'priority' || sort === 'star')), ...(kept && { value }), ...(search !== '' && { q: search }) };
 }
 
 function defaultSort(view: ViewName): SortName {
@@ -119,9 +125,11 @@ export function farAhead(t: Task, prefs: Prefs, today: number): boolean {
 }
 
 /** Whether a view shows the task, before its search (`hide`: apply hidemonths). */
-export function inView(t: Task, v: Pick<ViewQuery, 'view' | 'value'>, prefs: Prefs, when: Today, hide = true): boolean {
+export function inView(t: Task, v: Pick<ViewQuery, 'view' | 'value' | 'test'>, prefs: Prefs, when: Today, hide = true): boolean {
   const far = hide && v.view !== 'due' && farAhead(t, prefs, when.today);
   switch (v.view) {
+    // A saved search decides everything itself, completion and dates included, as tasks/get's does.
+    case 'search': return v.test?.(t) ?? false;
     case 'hotlist': return onHotlist(t, prefs, when) && !far;
     case 'completed': return t.completed !== 0;
     case 'recent': return t.modified > when.now - RECENT_SECONDS;

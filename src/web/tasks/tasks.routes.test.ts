@@ -196,6 +196,31 @@ describe('the task list', () => {
     assert.doesNotMatch(text(await b.get('/?view=starred')), /Alpha/);
   });
 
+  it("an app's saved searches are views of their own, run by the rule engine; a search that is gone shows the hotlist", async () => {
+    const { token, b } = await setup();
+    await tasksCall(ctx, token, 'add', [
+      { title: 'Call the plumber', priority: 2 },
+      { title: 'Call mum', priority: 0 },
+      { title: 'Called already', completed: 1_767_268_800 },
+      { title: 'Write the report', priority: 2 },
+    ]);
+    const rules = { root: [{ field: 'title', type: 'begins with', value: 'call' }], '1': [{ field: 'priority', type: 'is', value: '2' }, { field: 'checked', type: 'yes' }] };
+    const [made] = (await api(ctx, token, '/3/tasks/search_add.php', { searches: JSON.stringify([{ name: 'Calls that matter', bool: 'All', search: rules }]) })).json<Array<{ id: number }>>();
+    const start = await b.get('/');
+    assert.match(start.body, new RegExp(`<nav class="views saved" aria-label="Saved searches"><ul><li><a href="/\\?view=search&#38;value=${made!.id}">Calls that matter</a></li></ul></nav>`));
+    const page = await b.get(`/?view=search&value=${made!.id}`);
+    assert.match(text(page), /Saved search: Calls that matter/);
+    assert.match(page.body, /aria-current="page">Calls that matter</);
+    const titles = [...page.body.matchAll(/class="title" href="\/tasks\/\d+">([^<]+)</g)].map((m) => m[1]);
+    assert.deepEqual(titles.sort(), ['Call the plumber', 'Called already'], 'completed tasks too, when the search takes them');
+    assert.match(page.body, new RegExp(`<input type="hidden" name="view" value="search"><input type="hidden" name="value" value="${made!.id}">`), 'a search of the words stays in the view');
+    assert.match(text(await b.get(`/?view=search&value=${made!.id}&q=plumber`)), /Saved search: Calls that matter: “plumber”/);
+    await api(ctx, token, '/3/tasks/search_delete.php', { searches: JSON.stringify([made!.id]) });
+    const gone = await b.get(`/?view=search&value=${made!.id}`);
+    assert.match(text(gone), /Hotlist/);
+    assert.doesNotMatch(gone.body, /Saved searches/);
+  });
+
   it('a long list shows its first 200 rows, and Show more the next ones', async () => {
     const { token, b } = await setup();
     for (let i = 0; i < 5; i++) await tasksCall(ctx, token, 'add', Array.from({ length: i < 4 ? 50 : 10 }, (_, j) => ({ title: `Bulk ${i * 50 + j}` })));

@@ -3,6 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ItemError } from '../../errors.js';
 import type { Task } from '../../storage/store.js';
 import { PAGE_ROWS, queryStrings, showMoreAddress, shownRows, type SignedIn, type Web } from '../web-kit.js';
+import { searchTest } from '../../features/sharing/search-rules.js';
+import { listSearches } from '../../features/sharing/searches.service.js';
+import { webAuth } from '../organize/organize.routes.js';
 import { dayOfDate, formatDay, todayOf } from './task-dates.js';
 import { GROUPED, groupKeys, hiddenFarAhead, rowsOf, viewCounts, viewQueryOf, type Row } from './task-views.js';
 import { groupOrder, groupTitle, taskListPage } from './task-list.view.js';
@@ -32,8 +35,12 @@ export async function showTaskList(web: Web, request: FastifyRequest, reply: Fas
   const prefs = who.account.prefs;
   const now = Math.floor(deps.clock.now() / 1000);
   const when = { today: todayOf(prefs, now), now };
-  const v = viewQueryOf(queryStrings(request));
-  const [tasks, orgs] = await Promise.all([allTasks(deps, who.account.pk), organizersOf(deps, who.account.pk)]);
+  const asked = viewQueryOf(queryStrings(request));
+  const [tasks, orgs, searches] = await Promise.all([allTasks(deps, who.account.pk), organizersOf(deps, who.account.pk), listSearches(deps, webAuth(who))]);
+  // A saved search's view runs it with the engine tasks/get's runs (search-rules.ts); a search
+  // that is not there (deleted by an app since) shows the hotlist.
+  const saved = asked.view === 'search' ? searches.find((s) => String(s.id) === asked.value) : undefined;
+  const v = asked.view !== 'search' ? asked : saved ? { ...asked, test: searchTest(saved.bool, saved.rules) } : viewQueryOf({});
   const all = rowsOf(tasks, v, prefs, when);
   // The first `show` rows (in group order for grouped views): a list of thousands is not read,
   // and its HTML would take seconds to send and paint (bench: web). "Show more" adds a page.
@@ -66,6 +73,7 @@ export async function showTaskList(web: Web, request: FastifyRequest, reply: Fas
   const here = safeBack(request.url.replace(/^[^?]*/, '/'));
   const page = taskListPage(web.site, web.nav(reply, who, '/'), {
     csrf: reply.generateCsrf(), prefs, today: when.today, query: v, here, rows, ...(groups && { groups }), orgs, counts,
+    searches: searches.map((s) => ({ id: s.id, name: s.name })),
     more: hidden > 0 ? { hidden, next: showMoreAddress(here, show + PAGE_ROWS) } : undefined,
     farAhead: hiddenFarAhead(tasks, v, prefs, when),
     stamp: stampOf(who.account),
