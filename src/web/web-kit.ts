@@ -182,23 +182,6 @@ export function queryStrings(request: FastifyRequest): Record<string, string | u
   return Object.fromEntries(Object.entries(q).map(([k, v]) => [k, typeof v === 'string' ? v : undefined]));
 }
 
-/** Rows of a long list shown at first, and added by each "Show more" (the task list, the notes). */
-export const PAGE_ROWS = 200;
-const MAX_SHOW = 20_000;
-
-/** How many rows of a long list to show: the `show` parameter, at least a page, at most 20,000. */
-export function shownRows(raw: string | undefined): number {
-  const n = raw !== undefined && /^\d{1,6}$/.test(raw) ? Number(raw) : PAGE_ROWS;
-  return Math.min(MAX_SHOW, Math.max(PAGE_ROWS, n));
-}
-
-/** A list's local address (path and query) with `show` set: its "Show more" link. */
-export function showMoreAddress(here: string, show: number): string {
-  const url = new URL(here, 'http://x');
-  url.searchParams.set('show', String(show));
-  return `${url.pathname}${url.search}`;
-}
-
 /** A local path to return to after sign-in: only this server's own pages, never another site. */
 export function safeNext(next: string | undefined): string {
   if (next === undefined || !/^\/[A-Za-z0-9_\-/.]*$/.test(next) || next.startsWith('//') || next.includes('/..')) return '/';

@@ -6,7 +6,7 @@ import type { AuthContext } from '../../oauth/access-tokens.js';
 import type { ListedTask, SavedSearch } from '../../storage/store.js';
 import { listTasks, MAX_PAGE } from '../tasks/tasks.read.js';
 import { lockAccount } from '../account/account.service.js';
-import { parseRules, rulesObject, SEARCH_CAPS, searchPlan, searchTest, type SearchRules } from './search-rules.js';
+import { parseRules, rulesObject, SEARCH_CAPS, searchPlan, searchTest, type SearchedTask, type SearchRules } from './search-rules.js';
 
 /** A saved search as tasks/search.php shows it. */
 export interface ShownSearch {
@@ -14,12 +14,25 @@ export interface ShownSearch {
   readonly name: string;
   readonly bool: 'All' | 'Any';
   readonly rules: SearchRules;
+  /** Set when the stored rules cannot be read (the engine no longer knows one): the search finds nothing. */
+  readonly unreadable?: true;
 }
 
 function shown(s: SavedSearch): ShownSearch {
-  const rules = parseRules(JSON.parse(s.rules) as unknown);
-  // Stored rules were checked when saved; a rule the engine no longer knows makes the search empty-handed.
-  return { id: s.id, name: s.name, bool: s.bool, rules: 'problem' in rules ? { root: [], groups: [] } : rules };
+  // Stored rules were checked when saved; rules the engine can no longer read are shown as none,
+  // and the search finds nothing rather than everything.
+  let rules: ReturnType<typeof parseRules>;
+  try {
+    rules = parseRules(JSON.parse(s.rules) as unknown);
+  } catch {
+    rules = { problem: 'not JSON' };
+  }
+  return 'problem' in rules ? { id: s.id, name: s.name, bool: s.bool, rules: { root: [], groups: [] }, unreadable: true } : { id: s.id, name: s.name, bool: s.bool, rules };
+}
+
+/** A saved search as one test of a task: the rule engine's (search-rules.ts), nothing for rules it cannot read. */
+export function searchTestOf(s: ShownSearch): (t: SearchedTask) => boolean {
+  return s.unreadable ? () => false : searchTest(s.bool, s.rules);
 }
 
 export async function listSearches(deps: Deps, auth: AuthContext): Promise<ShownSearch[]> {
@@ -155,6 +168,7 @@ export async function runSearch(
   const saved = typeof id === 'number' ? await deps.store.read.sharing.search(auth.userPk, id) : null;
   if (!saved) throw new ApiError(618, { desc: 'Invalid saved search: no such id' });
   const s = shown(saved);
+  if (s.unreadable) return { total: 0, tasks: [] };
   const plan = searchPlan(s.bool, s.rules);
   if (plan.exact) return listTasks(deps, auth, { ...input, where: plan.where });
   // The account a part at a time: memory holds a part's rows, and other requests are answered

@@ -12,7 +12,8 @@ import { accountDay } from '../organize/dates.js';
 import type { Problem } from '../organize/inputs.js';
 import { webAuth } from '../organize/organize.routes.js';
 import { confirmNoteDeletePage, noteFormPage, notePage, notesListPage, type NoteValues } from '../views/notes.js';
-import { PAGE_ROWS, queryStrings, showMoreAddress, shownRows, type SignedIn, type Web } from '../web-kit.js';
+import { showMoreAddress, shownRows } from '../paging.js';
+import { queryStrings, type SignedIn, type Web } from '../web-kit.js';
 
 /**
  * The notes pages: the account's notes by folder, one note, add, edit, delete. Every change goes
@@ -90,7 +91,7 @@ export function notesRoutes(web: Web): void {
     // be megabytes of HTML to send and paint. "Show more" adds a page.
     const show = shownRows(query['show']);
     const here = q === '' ? '/notes' : `/notes?${new URLSearchParams({ q }).toString()}`;
-    const page = notesListPage(web.site, web.nav(reply, who, '/notes'), { notes, folders, q, show, more: showMoreAddress(here, show + PAGE_ROWS), total: all.length, day: dayOf(who), notice: flash.notice, error: flash.error });
+    const page = notesListPage(web.site, web.nav(reply, who, '/notes'), { notes, folders, q, show, more: showMoreAddress(here, show), total: all.length, day: dayOf(who), notice: flash.notice, error: flash.error });
     return web.page(reply, 200, page);
   });
 

@@ -2,6 +2,7 @@ import type { Prefs, Task } from '../../storage/store.js';
 import { h, layout, messages, type Nav, type Site } from '../html.js';
 import { repeatInWords } from './repeat-words.js';
 import { dayOfDate, formatTime, relativeDay } from './task-dates.js';
+import { showMore } from '../paging.js';
 import { DUE_BUCKETS, PRIORITIES, STATUSES, tagsOf, type Row, type ViewName, type ViewQuery } from './task-views.js';
 import type { Organizers } from './tasks.web.js';
 
@@ -27,8 +28,8 @@ export interface ListPage {
   readonly searches: ReadonlyArray<{ readonly id: number; readonly name: string }>;
   readonly counts?: Readonly<Record<string, number>> | undefined;
   readonly stamp: string;
-  /** Rows left out of a long list, and the address that shows more. */
-  readonly more?: { readonly hidden: number; readonly next: string } | undefined;
+  /** Rows left out of a long list, and the address that shows more (none once the most a page shows is shown). */
+  readonly more?: { readonly hidden: number; readonly next: string | undefined } | undefined;
   /** Tasks the account's hidemonths setting leaves out of this view. */
   readonly farAhead: number;
   readonly flash: { error?: string | undefined; notice?: string | undefined; quick?: string | undefined; undo?: string | undefined };
@@ -170,16 +171,23 @@ function undoForm(v: ListPage, base: string): string {
 export function taskListPage(site: Site, nav: Nav, v: ListPage): string {
   const base = site.base;
   const q = v.query;
-  const searchName = q.view === 'search' ? (v.searches.find((s) => String(s.id) === q.value)?.name ?? '') : '';
+  // A saved search that is gone (an app deleted it) keeps the view's heading, without a name.
+  const searchName = q.view === 'search' ? v.searches.find((s) => String(s.id) === q.value)?.name : undefined;
   const heading =
-    q.view === 'search' ? `${VIEW_TITLES.search}: ${searchName}` : q.value !== undefined ? `${VIEW_TITLES[q.view].replace(/^By /, '')}: ${groupTitle(q.view, q.value, v.orgs)}` : VIEW_TITLES[q.view];
+    q.view === 'search'
+      ? `${VIEW_TITLES.search}${searchName === undefined ? '' : `: ${searchName}`}`
+      : q.value !== undefined ? `${VIEW_TITLES[q.view].replace(/^By /, '')}: ${groupTitle(q.view, q.value, v.orgs)}` : VIEW_TITLES[q.view];
   const title = q.q ? `${heading}: “${q.q}”` : heading;
   // Tasks shown, subtasks nested under their parent included (a task in two tag groups counts once).
   const total = v.rows.reduce((n, r) => n + 1 + r.children.length, 0);
   const list = v.groups
     ? v.groups.map(([key, name, rows]) => `<h2 class="group"><a href="${h(`${base}/?view=${q.view}&value=${encodeURIComponent(key)}`)}">${h(name)}</a> <span class="count">${rows.length}</span></h2>${rowsHtml(rows, v, base)}`).join('')
     : rowsHtml(v.rows, v, base);
-  const empty = total === 0 ? `<p class="muted">${q.q ? 'No task matches the search.' : q.view === 'hotlist' ? 'Nothing on the hotlist. Add a task above, or see all tasks.' : q.view === 'search' ? 'No task matches this saved search.' : 'No tasks here.'}</p>` : '';
+  const gone = q.view === 'search' && searchName === undefined;
+  const empty =
+    total === 0
+      ? `<p class="muted">${gone ? 'This saved search is gone: an app deleted it.' : q.q ? 'No task matches the search.' : q.view === 'hotlist' ? 'Nothing on the hotlist. Add a task above, or see all tasks.' : q.view === 'search' ? 'No task matches this saved search.' : 'No tasks here.'}</p>`
+      : '';
   const body = `<div class="card">
 <h1 id="view-title">${h(title)}</h1>
 ${messages({ error: v.flash.error, notice: v.flash.undo ? undefined : v.flash.notice })}${undoForm(v, base)}
@@ -199,7 +207,7 @@ ${searchAndSort(v, base)}
 ${total > 0 ? bulkBar(v) : ''}
 ${list}${empty}
 ${v.farAhead > 0 ? `<p class="muted">${v.farAhead} task${v.farAhead === 1 ? ' is' : 's are'} due ${v.prefs.hidemonths} or more months ahead and not shown here (<a href="${h(base)}/account">the hidemonths setting</a>); the due-date view and search show ${v.farAhead === 1 ? 'it' : 'them'}.</p>` : ''}
-${v.more ? `<p><a class="button secondary" href="${h(base + v.more.next)}">Show ${Math.min(v.more.hidden, 200)} more (of ${v.more.hidden})</a></p>` : ''}
+${v.more ? showMore(base, v.more.next, v.more.hidden) : ''}
 </form>
 <dialog id="keys" aria-labelledby="keys-title"><h2 id="keys-title" tabindex="-1" autofocus>Keys</h2><dl class="facts">
 <dt><kbd>n</kbd></dt><dd>Add a task (quick add)</dd><dt><kbd>/</kbd></dt><dd>Search</dd>

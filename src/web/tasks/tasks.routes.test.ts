@@ -214,11 +214,16 @@ describe('the task list', () => {
     const titles = [...page.body.matchAll(/class="title" href="\/tasks\/\d+">([^<]+)</g)].map((m) => m[1]);
     assert.deepEqual(titles.sort(), ['Call the plumber', 'Called already'], 'completed tasks too, when the search takes them');
     assert.match(page.body, new RegExp(`<input type="hidden" name="view" value="search"><input type="hidden" name="value" value="${made!.id}">`), 'a search of the words stays in the view');
-    assert.match(text(await b.get(`/?view=search&value=${made!.id}&q=plumber`)), /Saved search: Calls that matter: “plumber”/);
+    const plumber = await b.get(`/?view=search&value=${made!.id}&q=plumber`);
+    assert.match(plumber.body, /<h1 id="view-title">Saved search: Calls that matter: “plumber”<\/h1>/);
+    assert.match(text(plumber), /Call the plumber/);
+    assert.doesNotMatch(text(plumber), /Called already/, 'the words narrow the saved search');
     await api(ctx, token, '/3/tasks/search_delete.php', { searches: JSON.stringify([made!.id]) });
-    const gone = await b.get(`/?view=search&value=${made!.id}`);
-    assert.match(text(gone), /Hotlist/);
-    assert.doesNotMatch(gone.body, /Saved searches/);
+    const gone = await b.get(`/?view=search&value=${made!.id}&q=plumber`);
+    assert.match(gone.body, /<h1 id="view-title">Saved search: “plumber”<\/h1>/);
+    assert.match(text(gone), /This saved search is gone: an app deleted it\./);
+    assert.match(gone.body, /value="plumber"/, 'the words stay in the box');
+    assert.doesNotMatch(gone.body, /aria-label="Saved searches"/);
   });
 
   it('a long list shows its first 200 rows, and Show more the next ones', async () => {

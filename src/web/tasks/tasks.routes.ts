@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ItemError } from '../../errors.js';
 import type { Task } from '../../storage/store.js';
-import { PAGE_ROWS, queryStrings, showMoreAddress, shownRows, type SignedIn, type Web } from '../web-kit.js';
-import { searchTest } from '../../features/sharing/search-rules.js';
-import { listSearches } from '../../features/sharing/searches.service.js';
+import { showMoreAddress, shownRows } from '../paging.js';
+import { queryStrings, type SignedIn, type Web } from '../web-kit.js';
+import { listSearches, searchTestOf } from '../../features/sharing/searches.service.js';
 import { webAuth } from '../organize/organize.routes.js';
 import { dayOfDate, formatDay, todayOf } from './task-dates.js';
 import { GROUPED, groupKeys, hiddenFarAhead, rowsOf, viewCounts, viewQueryOf, type Row } from './task-views.js';
@@ -37,10 +37,10 @@ export async function showTaskList(web: Web, request: FastifyRequest, reply: Fas
   const when = { today: todayOf(prefs, now), now };
   const asked = viewQueryOf(queryStrings(request));
   const [tasks, orgs, searches] = await Promise.all([allTasks(deps, who.account.pk), organizersOf(deps, who.account.pk), listSearches(deps, webAuth(who))]);
-  // A saved search's view runs it with the engine tasks/get's runs (search-rules.ts); a search
-  // that is not there (deleted by an app since) shows the hotlist.
+  // A saved search's view runs it with the engine tasks/get's runs (search-rules.ts); one that is
+  // not there (an app deleted it since) finds nothing, and the page says so.
   const saved = asked.view === 'search' ? searches.find((s) => String(s.id) === asked.value) : undefined;
-  const v = asked.view !== 'search' ? asked : saved ? { ...asked, test: searchTest(saved.bool, saved.rules) } : viewQueryOf({});
+  const v = asked.view !== 'search' ? asked : { ...asked, test: saved ? searchTestOf(saved) : () => false };
   const all = rowsOf(tasks, v, prefs, when);
   // The first `show` rows (in group order for grouped views): a list of thousands is not read,
   // and its HTML would take seconds to send and paint (bench: web). "Show more" adds a page.
@@ -74,7 +74,7 @@ export async function showTaskList(web: Web, request: FastifyRequest, reply: Fas
   const page = taskListPage(web.site, web.nav(reply, who, '/'), {
     csrf: reply.generateCsrf(), prefs, today: when.today, query: v, here, rows, ...(groups && { groups }), orgs, counts,
     searches: searches.map((s) => ({ id: s.id, name: s.name })),
-    more: hidden > 0 ? { hidden, next: showMoreAddress(here, show + PAGE_ROWS) } : undefined,
+    more: hidden > 0 ? { hidden, next: showMoreAddress(here, show) } : undefined,
     farAhead: hiddenFarAhead(tasks, v, prefs, when),
     stamp: stampOf(who.account),
     flash: { error: flash.error, notice: flash.notice, quick: flash.fields?.['line'], undo: flash.fields?.['undo'] },

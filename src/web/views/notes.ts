@@ -2,6 +2,7 @@ import type { Row } from '../../features/organizers/organizer-fields.js';
 import type { Note } from '../../storage/store.js';
 import { form } from '../forms.js';
 import { h, layout, messages, type Nav, type Site } from '../html.js';
+import { showMore } from '../paging.js';
 import { choiceOf, problemSummary, textBox, textInput, tickBox, type Problem } from '../organize/inputs.js';
 
 /** The notes pages: the list by folder, one note, its form, the delete question. */
@@ -35,9 +36,9 @@ export function notesListPage(
     folders: readonly Row[];
     /** The search, '' for none. */
     q: string;
-    /** How many of them to show, and the address that shows more. */
+    /** How many of them to show, and the address that shows more (none once the most a page shows is shown). */
     show: number;
-    more: string;
+    more: string | undefined;
     /** The account's notes, searched or not. */
     total: number;
     day: DayOf;
@@ -48,9 +49,12 @@ export function notesListPage(
   // Folders in their order (archived ones too, marked), then the notes in no folder; the first
   // `show` notes in that order.
   let left = v.show;
+  // A note whose folder is not among those read (deleted in between) is listed with no folder.
+  const known = new Set(v.folders.map((f) => f['id'] as number));
+  const folderOf = (n: Note): number => (known.has(n.folder) ? n.folder : 0);
   const groups = [...v.folders.map((f) => ({ id: f['id'] as number, name: String(f['name']), archived: f['archived'] === 1 })), { id: 0, name: 'No folder', archived: false }]
     .map((g) => {
-      const all = v.notes.filter((n) => n.folder === g.id);
+      const all = v.notes.filter((n) => folderOf(n) === g.id);
       const shown = all.slice(0, Math.max(0, left));
       left -= shown.length;
       return { ...g, count: all.length, notes: shown };
@@ -80,7 +84,7 @@ export function notesListPage(
 <p><a class="button" href="${h(site.base)}/notes/new">Write a note</a></p>
 ${search}
 ${sections || empty}
-${hidden > 0 ? `<p><a class="button secondary" href="${h(site.base + v.more)}">Show ${Math.min(hidden, 200)} more (of ${hidden})</a></p>` : ''}`,
+${hidden > 0 ? showMore(site.base, v.more, hidden) : ''}`,
     { nav },
   );
 }
