@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { newTask } from '../../../test/factories.js';
 import { api, signIn, tasksCall, testContext, type SignedIn, type TestContext } from '../../../test/harness.js';
+import { signedInBrowser, text } from '../../../test/web-pages.js';
 import type { Task } from '../../storage/store.js';
 import { fieldNames, matches, parseRules, ruleProblem, searchPlan, TYPES, type Rule } from './search-rules.js';
 
@@ -173,6 +174,24 @@ describe('saved searches: tasks/search.php, the additive writes, tasks/get searc
       const [head, ...found] = (await api(ctx, big.token, '/3/tasks/get.php', { search: String(made!.id), start: String(start) })).json<Array<Record<string, number>>>();
       assert.deepEqual(head, { num: Math.min(1000, expected.length - start), total: expected.length });
       assert.deepEqual(found.map((t) => t['id']), expected.slice(start, start + 1000));
+    }
+  });
+
+  it('a stored search whose rules the engine cannot read is listed with none and finds nothing, in the API and on the task list', async () => {
+    const someone = await signIn(ctx, { pro: 1 });
+    await tasksCall(ctx, someone.token, 'add', [{ title: 'Anything' }]);
+    const ids = await ctx.deps.store.transaction(async (tx) => [
+      await tx.sharing.addSearch(someone.account.pk, { name: 'Not JSON', bool: 'All', rules: '{oops', modified: 1 }),
+      await tx.sharing.addSearch(someone.account.pk, { name: 'Old rule', bool: 'Any', rules: JSON.stringify({ root: [{ field: 'colour', type: 'is', value: 'red' }] }), modified: 1 }),
+    ]);
+    const listed = (await api(ctx, someone.token, '/3/tasks/search.php')).json<Array<Record<string, unknown>>>();
+    assert.deepEqual(listed.map((x) => [x['name'], x['search']]), [['Not JSON', { root: [] }], ['Old rule', { root: [] }]]);
+    const b = await signedInBrowser(ctx, someone.account);
+    for (const id of ids) {
+      assert.deepEqual((await api(ctx, someone.token, '/3/tasks/get.php', { search: String(id) })).json()[0], { num: 0, total: 0 });
+      const page = text(await b.get(`/?view=search&value=${id}`));
+      assert.match(page, /No task matches this saved search\./);
+      assert.doesNotMatch(page, /Anything/);
     }
   });
 });
