@@ -27,28 +27,43 @@ type Kind = 'text' | 'tag' | 'ref' | 'number' | 'date' | 'flag';
 /** What the rules read of a task: its stored columns (FilterColumn names Task fields). */
 export type SearchedTask = Pick<Task, FilterColumn>;
 
+interface Field {
+  readonly kind: Kind;
+  /** The stored column the rule reads. */
+  readonly column: FilterColumn;
+  readonly read: (t: SearchedTask) => string | number;
+}
+
+/** A field that reads its column as it is stored (all but `checked`). */
+const stored = (kind: Kind, column: FilterColumn): Field => ({ kind, column, read: (t) => t[column] });
+
 /** The fields a rule may name, with the column each reads and how it reads it. */
-const FIELDS: Readonly<Record<string, { readonly kind: Kind; readonly column: FilterColumn; readonly read: (t: SearchedTask) => string | number }>> = {
-  title: { kind: 'text', column: 'title', read: (t) => t.title },
-  note: { kind: 'text', column: 'note', read: (t) => t.note },
-  tag: { kind: 'tag', column: 'tag', read: (t) => t.tag },
-  folder: { kind: 'ref', column: 'folder', read: (t) => t.folder },
-  context: { kind: 'ref', column: 'context', read: (t) => t.context },
-  goal: { kind: 'ref', column: 'goal', read: (t) => t.goal },
-  location: { kind: 'ref', column: 'location', read: (t) => t.location },
-  parent: { kind: 'ref', column: 'parent', read: (t) => t.parent },
-  priority: { kind: 'number', column: 'priority', read: (t) => t.priority },
-  status: { kind: 'number', column: 'status', read: (t) => t.status },
-  length: { kind: 'number', column: 'length', read: (t) => t.length },
-  star: { kind: 'flag', column: 'star', read: (t) => t.star },
+const FIELDS: Readonly<Record<string, Field>> = {
+  title: stored('text', 'title'),
+  note: stored('text', 'note'),
+  tag: stored('tag', 'tag'),
+  folder: stored('ref', 'folder'),
+  context: stored('ref', 'context'),
+  goal: stored('ref', 'goal'),
+  location: stored('ref', 'location'),
+  parent: stored('ref', 'parent'),
+  priority: stored('number', 'priority'),
+  status: stored('number', 'status'),
+  length: stored('number', 'length'),
+  star: stored('flag', 'star'),
   checked: { kind: 'flag', column: 'completed', read: (t) => (t.completed > 0 ? 1 : 0) },
-  repeat: { kind: 'text', column: 'repeat', read: (t) => t.repeat },
-  duedate: { kind: 'date', column: 'duedate', read: (t) => t.duedate },
-  startdate: { kind: 'date', column: 'startdate', read: (t) => t.startdate },
-  completed: { kind: 'date', column: 'completed', read: (t) => t.completed },
-  added: { kind: 'date', column: 'added', read: (t) => t.added },
-  modified: { kind: 'date', column: 'modified', read: (t) => t.modified },
+  repeat: stored('text', 'repeat'),
+  duedate: stored('date', 'duedate'),
+  startdate: stored('date', 'startdate'),
+  completed: stored('date', 'completed'),
+  added: stored('date', 'added'),
+  modified: stored('date', 'modified'),
 };
+
+/** The field a rule names, if it is one (never a name the object inherits, such as constructor). */
+function fieldOf(name: string): Field | undefined {
+  return Object.hasOwn(FIELDS, name) ? FIELDS[name] : undefined;
+}
 
 /** The types each kind of field takes. */
 export const TYPES: Readonly<Record<Kind, readonly string[]>> = {
@@ -66,7 +81,7 @@ export function fieldNames(): string[] {
 
 /** Checks one rule's field, type and value; returns what is wrong, or undefined. */
 export function ruleProblem(r: Rule): string | undefined {
-  const f = Object.hasOwn(FIELDS, r.field) ? FIELDS[r.field] : undefined;
+  const f = fieldOf(r.field);
   if (!f) return `unknown field "${r.field}"`;
   if (!TYPES[f.kind].includes(r.type)) return `"${r.type}" does not apply to ${r.field} (${TYPES[f.kind].join(', ')})`;
   if (r.value.length > SEARCH_CAPS.value) return `a value is longer than ${SEARCH_CAPS.value} characters`;
@@ -98,7 +113,7 @@ const never: Test = () => false;
  * than the test.
  */
 function ruleTest(r: Rule): Test {
-  const f = Object.hasOwn(FIELDS, r.field) ? FIELDS[r.field] : undefined;
+  const f = fieldOf(r.field);
   if (!f) return never;
   const read = f.read;
   const want = r.value.trim();
@@ -195,7 +210,7 @@ const ASCII = /^[\x00-\x7f]*$/;
  * (search-rules.test.ts), another whole searches to matches() on both databases (searches.test.ts).
  */
 function ruleFilter(r: Rule): { readonly where: TaskFilter; readonly exact: boolean } {
-  const f = Object.hasOwn(FIELDS, r.field) ? FIELDS[r.field] : undefined;
+  const f = fieldOf(r.field);
   if (!f) return { where: { any: [] }, exact: true };
   const exact = (where: TaskFilter) => ({ where, exact: true });
   const number = (op: Comparison, value: number): TaskFilter => ({ column: f.column as Exclude<FilterColumn, TextColumn>, op, value });
@@ -251,7 +266,7 @@ export function searchPlan(bool: 'All' | 'Any', rules: SearchRules): SearchPlan 
   let exact = true;
   const reads = new Set<FilterColumn>();
   const one = (r: Rule): TaskFilter => {
-    const f = Object.hasOwn(FIELDS, r.field) ? FIELDS[r.field] : undefined;
+    const f = fieldOf(r.field);
     if (f) reads.add(f.column);
     const c = ruleFilter(r);
     if (!c.exact) exact = false;
