@@ -5,6 +5,8 @@
  * escape can carry them. Written by hand rather than with fast-xml-parser's builder: see
  * docs/decisions/0004-xml-writer.md.
  */
+import { escapeXmlText, FORBIDDEN, NEEDS_WORK } from '../lib/xml-chars.js';
+
 export type XmlValue = string | number | null | undefined;
 
 /** A public record: keys in the documented order, values as clients expect them. */
@@ -20,8 +22,6 @@ export interface XmlNode {
   readonly record?: PublicRecord;
 }
 
-// eslint-disable-next-line no-control-regex
-const FORBIDDEN = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const ATTR_SPECIAL = /[&<>"\r\n\t]/g;
 const ENTITY: Record<string, string> = {
   '&': '&amp;',
@@ -34,22 +34,14 @@ const ENTITY: Record<string, string> = {
   '\t': '&#9;',
 };
 
-/** Anything that needs work: a forbidden character, or one to escape. Most values have none. */
-// eslint-disable-next-line no-control-regex
-const NEEDS_WORK = /[^\t\n\x20-\x25\x27-\x3b\x3d\x3f-\uD7FF\uE000-\uFFFD]/;
-
 function clean(v: string): string {
   return v.replace(FORBIDDEN, '');
 }
 
-/** One pass for text: each special character to its entity, each forbidden one to nothing. */
-// eslint-disable-next-line no-control-regex
-const TEXT_WORK = /[&<>\r]|[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
 export function escapeText(v: XmlValue): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number') return String(v);
-  return NEEDS_WORK.test(v) ? v.replace(TEXT_WORK, (c) => ENTITY[c] ?? '') : v;
+  return escapeXmlText(v);
 }
 
 export function escapeAttr(v: XmlValue): string {
