@@ -124,11 +124,6 @@ export interface Tombstone {
 export type TaskReference = 'folder' | 'context' | 'goal' | 'location';
 
 export interface TasksRepo {
-  /**
-   * Whether pageWritten() writes XML: where the database does it faster than the presenter's
-   * writer (PostgreSQL; not SQLite, whose work is the server's own CPU).
-   */
-  readonly writesXml: boolean;
   count(userPk: number): Promise<number>;
   get(userPk: number, id: number): Promise<Task | null>;
   /** Tasks matching the query, ordered by id (stable paging), with the total before paging. */
@@ -146,8 +141,8 @@ export interface TasksRepo {
     part: { readonly afterId: number; readonly limit: number },
   ): Promise<Array<Pick<Task, 'id' | C>>>;
   /**
-   * page(), with each task written as its public record by the database, in JSON, or in XML where
-   * writesXml says so (the fastest way to answer tasks/get; docs/decisions/0007). The record must
+   * page(), with each task written as its public record by the database, in JSON or in XML (the
+   * fastest way to answer tasks/get; docs/decisions/0007). The record must
    * equal what the task presenter writes for the same task and fields (a test holds the two
    * together). `withChildren` and `metaFor` are read from `fields` (children, meta) and the query's
    * metaFor.

@@ -9,7 +9,7 @@ import { runSearch } from '../sharing/searches.service.js';
 import { ALWAYS_FIELDS, parseFields, type FieldSet } from './task-fields.js';
 import { asksReschedule } from './task-input.js';
 import { deleteResultsBody, taskPageBody, taskWrittenPageBody, taskResultsBody, tombstonesBody } from './tasks.presenter.js';
-import { deletedTasks, listTasks, listTasksWritten, MAX_PAGE } from './tasks.read.js';
+import { deletedTasks, listTasksWritten, MAX_PAGE } from './tasks.read.js';
 import { addTasks, deleteTasks, editTasks, type Wanted } from './tasks.write.js';
 
 /** A numeric parameter of tasks/get or deleted: anything but a number is 611 for the request. */
@@ -66,15 +66,10 @@ export function taskRoutes(app: FastifyInstance, deps: Deps): void {
         const found = await runSearch(deps, auth, { ...input, search: p.get('search') });
         return taskPageBody(found.tasks, fields, found.total);
       }
-      // The database writes each task's public record: JSON on both databases, XML where it is the
-      // faster way (docs/decisions/0007); elsewhere the presenter's writer, from the tasks.
+      // The database writes each task's public record, in JSON or in XML (docs/decisions/0007).
       const form = formatOf(request);
-      if (form === 'json' || deps.store.read.tasks.writesXml) {
-        const page = await listTasksWritten(deps, auth, input, [...ALWAYS_FIELDS, ...fields], form);
-        return taskWrittenPageBody(page.rows, page.total, form);
-      }
-      const page = await listTasks(deps, auth, input);
-      return taskPageBody(page.tasks, fields, page.total);
+      const page = await listTasksWritten(deps, auth, input, [...ALWAYS_FIELDS, ...fields], form);
+      return taskWrittenPageBody(page.rows, page.total, form);
     },
   });
 

@@ -71,8 +71,8 @@ export interface WideRow {
 export type JsonKind = 'text' | 'literal';
 
 /**
- * How a database writes tasks/get's XML (Dialect.xml), where that measured faster than the
- * presenter's compiled writer (src/features/tasks/task-writers.ts), which it must equal.
+ * How a database writes tasks/get's XML (Dialect.xml), which must equal what the presenter's
+ * compiled writer (src/features/tasks/task-writers.ts) writes.
  */
 export interface XmlSql {
   /**
@@ -151,13 +151,13 @@ export interface Dialect {
   jsonText(text: string): string;
 
   /**
-   * Where the database writes tasks/get's XML itself (PostgreSQL): there its own processes do the
-   * escaping, and the server only joins the records (4,365 → 2,389 µs of the server's CPU per
-   * 1000-task answer of all fields, back to back). Undefined on SQLite, whose work is the server's
-   * own CPU: three nested replace() calls per text value made its XML 3.2 ms against 2.9 ms by
-   * the presenter's writer from the rows, in process (docs/decisions/0007).
+   * How the database writes tasks/get's XML, which the server only joins (PostgreSQL: 4,365 →
+   * 2,389 µs of the server's CPU per 1000-task answer of all fields, back to back). A task's own
+   * text is kept as XML beside it (sql/tasks.ts, XML_KEPT), so text() escapes only the rest (a
+   * link's title, meta, a user id): on SQLite, replace() per text value had made the XML slower
+   * than the presenter's writer from the rows (docs/decisions/0007).
    */
-  readonly xml?: XmlSql;
+  readonly xml: XmlSql;
 
   /** The JSON value [] as an expression, for a jsonRecords column. */
   readonly emptyJsonArray: string;

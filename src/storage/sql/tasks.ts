@@ -1,6 +1,7 @@
 import type { FilterColumn, ListedTask, PublicTaskField, RecordForm, Task, TaskFilter, TaskWrittenPage, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
 import type { Dialect, JsonKind, SqlDb, WideRow } from './db.js';
 import { filterColumns, filterSql } from './task-filter.js';
+import { xmlTextIfOther } from '../../lib/xml-chars.js';
 
 /** Columns in the order of the Task fields below; rows are read as arrays (see Conn.getRaw). */
 const COLUMNS = [
@@ -50,16 +51,28 @@ function toListed(r: unknown[], children: number, meta: string | null): ListedTa
   return Object.assign(toTask(r), { children, meta });
 }
 
+/**
+ * The task's own text fields, each kept beside as XML text where that differs (`title_xml`…, NULL
+ * for text that is XML as it stands, as most is): every write of a task (insertMany, update) writes
+ * them with the text, so that the database writes a task's XML without escaping (pageWritten):
+ * SQLite's replace() calls took as long as the rest of the record.
+ */
+const XML_KEPT: ReadonlySet<string> = new Set(['title', 'tag', 'repeat', 'note']);
+
+/** What insertMany and update write: the columns, then each kept field's XML, which follows from them. */
+const WRITTEN = [...COLUMNS, 'title_xml', 'tag_xml', 'repeat_xml', 'note_xml'] as const;
+
 function values(t: Task): Array<string | number | null> {
   return [
     t.id, t.title, t.tag, t.folder, t.context, t.goal, t.location, t.parent, t.ord,
     t.duedate, t.duedatemod, t.startdate, t.duetime, t.starttime, t.remind, t.repeat, t.repeatIndex,
     t.status, t.length, t.priority, t.star, t.modified, t.completed, t.added, t.timer, t.timeron,
     t.note, t.previous, t.via,
+    xmlTextIfOther(t.title), xmlTextIfOther(t.tag), xmlTextIfOther(t.repeat), xmlTextIfOther(t.note),
   ];
 }
 
-const ROW = `(?, ${COLUMNS.map(() => '?').join(', ')})`;
+const ROW = `(?, ${WRITTEN.map(() => '?').join(', ')})`;
 const CHILDREN = '(SELECT count(*) FROM tasks c WHERE c.user_pk = t.user_pk AND c.parent = t.id AND c.parent <> 0)';
 
 /**
@@ -124,9 +137,8 @@ function jsonSql(d: Dialect): RecordSql {
  * record's `<field>` element encloses; the XML writer names them `<id>` for a value and after the
  * list for a record (src/http/xml.ts, itemName).
  */
-function xmlSql(d: Dialect): RecordSql | undefined {
+function xmlSql(d: Dialect): RecordSql {
   const x = d.xml;
-  if (!x) return undefined;
   const element = (name: string, e: string): string => `'<${name}>' || ${e} || '</${name}>'`;
   return {
     text: (e) => x.text(e),
@@ -135,7 +147,8 @@ function xmlSql(d: Dialect): RecordSql | undefined {
     recordList: (item, members, from, orderBy) =>
       x.list(element(item, members.map(([k, e, kind]) => element(k, kind === 'text' ? x.text(e) : e)).join(' || ')), from, orderBy),
     emptyList: "''",
-    records: (columns, from) => x.records('task', columns, from),
+    // The task's own text as kept beside it (XML_KEPT), or as it stands.
+    records: (columns, from) => x.records('task', columns.map(([k, e, kind]) => (XML_KEPT.has(k) ? [k, `coalesce(${e}_xml, ${e})`, 'literal'] : [k, e, kind])), from),
   };
 }
 
@@ -211,26 +224,24 @@ function linkList(r: RecordSql, d: Dialect): string {
   );
 }
 
-const INSERT_INTO = `INSERT INTO tasks (user_pk, ${COLUMNS.join(', ')}) VALUES `;
+const INSERT_INTO = `INSERT INTO tasks (user_pk, ${WRITTEN.join(', ')}) VALUES `;
 
 /**
  * Rows per multi-row insert, largest first: a batch is split greedily into these, so that only a
  * handful of distinct statements are ever prepared (each size is one cached statement on each
- * connection). 50 is a full tasks/add call, one statement; 256 rows × 30 columns stays under both
+ * connection). 50 is a full tasks/add call, one statement; 256 rows × 34 columns stays under both
  * databases' parameter limits.
  */
 const INSERT_SIZES = [256, 50, 16, 4, 1] as const;
 const INSERTS = new Map<number, string>(INSERT_SIZES.map((n) => [n, INSERT_INTO + Array.from({ length: n }, () => ROW).join(', ')]));
-const UPDATE = `UPDATE tasks SET ${COLUMNS.slice(1).map((c) => `${c} = ?`).join(', ')} WHERE user_pk = ? AND id = ?`;
+const UPDATE = `UPDATE tasks SET ${WRITTEN.slice(1).map((c) => `${c} = ?`).join(', ')} WHERE user_pk = ? AND id = ?`;
 const REFERENCE_FIELDS: ReadonlySet<TaskReference> = new Set(['folder', 'context', 'goal', 'location']);
 
 export class SqlTasks implements TasksRepo {
   /** Listing reads a task's columns as the dialect reads wide rows best (Dialect.wideRow). */
   private readonly row: WideRow;
   private readonly json: RecordSql;
-  private readonly xml: RecordSql | undefined;
-  /** Whether pageWritten() writes XML here (Dialect.xml). */
-  readonly writesXml: boolean;
+  private readonly xml: RecordSql;
 
   constructor(
     private readonly db: SqlDb,
@@ -239,7 +250,6 @@ export class SqlTasks implements TasksRepo {
     this.row = dialect.wideRow(SELECT, COLUMNS.length);
     this.json = jsonSql(dialect);
     this.xml = xmlSql(dialect);
-    this.writesXml = this.xml !== undefined;
   }
 
   async count(userPk: number): Promise<number> {
@@ -327,7 +337,6 @@ export class SqlTasks implements TasksRepo {
   async pageWritten(userPk: number, q: TaskQuery, fields: readonly PublicTaskField[], form: RecordForm): Promise<TaskWrittenPage> {
     const query = this.query(userPk, { ...q, metaFor: fields.includes('meta') ? q.metaFor : undefined }, fields.some((f) => SHARING_FIELDS.has(f)));
     const r = form === 'json' ? this.json : this.xml;
-    if (!r) throw new Error(`this database does not write tasks as ${form} (see writesXml)`);
     const columns = fields.map((f) => [f, publicExpression(f, r, this.dialect), TEXT_FIELDS.has(f) ? 'text' : 'literal'] as const);
     // The select list follows the fields asked for: many variants, of which those in use stay
     // prepared (SqlDb.allRawVaried).

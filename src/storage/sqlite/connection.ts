@@ -106,6 +106,22 @@ export class SqliteDb implements SqlDb {
   }
 }
 
+/** The characters XML 1.0 forbids that SQLite's text can hold: C0 controls but TAB, LF and CR; U+FFFE, U+FFFF. */
+const XML_FORBIDDEN = [...Array.from({ length: 31 }, (_, i) => i + 1).filter((c) => c !== 9 && c !== 10 && c !== 13), 0xfffe, 0xffff];
+/** A GLOB pattern matching text that holds one of them (a class of ranges, by code point). */
+const FORBIDDEN_GLOB = `'*[' || char(1) || '-' || char(8) || char(11, 12, 14) || '-' || char(31) || char(65534, 65535) || ']*'`;
+
+/**
+ * Text as XML character data: the characters XML forbids left out (looked for first: thirty nested
+ * replace() run only where one is found), then the entities and CR's reference. A task's own text
+ * needs none of it (kept as XML beside it: sql/tasks.ts, XML_KEPT); a link's title, meta, a user id do.
+ */
+function xmlText(e: string): string {
+  const dropped = XML_FORBIDDEN.reduce((inner, c) => `replace(${inner}, char(${c}), '')`, e);
+  const allowed = `CASE WHEN ${e} GLOB ${FORBIDDEN_GLOB} THEN ${dropped} ELSE ${e} END`;
+  return `replace(replace(replace(replace(${allowed}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), char(13), '&#13;')`;
+}
+
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
   lockRows: () => '',
@@ -129,6 +145,14 @@ export const sqliteDialect: Dialect = {
   foldedHolds: (e) => `instr(replace(replace(lower(${e}), char(8490), 'k'), char(304), 'i'), ?) > 0`,
   jsonNumberOfText: (e) => `CAST(${e} AS INTEGER)`,
   jsonText: (e) => e,
+  xml: {
+    text: xmlText,
+    list: (expression, from, orderBy) => `coalesce((SELECT group_concat(${expression}, '' ORDER BY ${orderBy}) ${from}), '')`,
+    // format() writes each record into one buffer, NULL as nothing; the keys are names of a fixed
+    // table, never input, and hold no %.
+    records: (name, columns, from) =>
+      `SELECT format('<${name}>${columns.map(([k]) => `<${k}>%s</${k}>`).join('')}</${name}>', ${columns.map(([, e, kind]) => (kind === 'text' ? xmlText(e) : e)).join(', ')}) ${from}`,
+  },
   emptyJsonArray: `json('[]')`,
   uniqueViolation(err) {
     const e = err as { code?: string; message?: string };

@@ -1,5 +1,20 @@
 import type { Migration } from '../sql/migration.js';
 
+/*
+ * For migration 12, fixed here as it ran (the dialect's own escaping may change; this step may not).
+ * XML_WORK: a GLOB pattern matching text that holds a character XML text needs work on: & < > CR,
+ * or one XML 1.0 forbids (C0 controls but TAB, LF and CR; U+FFFE, U+FFFF).
+ */
+const XML_FORBIDDEN_CLASS = `char(1) || '-' || char(8) || char(11, 12, 14) || '-' || char(31) || char(65534, 65535)`;
+const XML_WORK = `('*[&<>' || char(13) || ${XML_FORBIDDEN_CLASS} || ']*')`;
+const XML_FORBIDDEN_CODES = [1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 65534, 65535];
+/** `e` as XML text: the forbidden characters dropped (where one is found), then the entities. */
+function xmlText(e: string): string {
+  const dropped = XML_FORBIDDEN_CODES.reduce((inner, c) => `replace(${inner}, char(${c}), '')`, e);
+  const allowed = `CASE WHEN ${e} GLOB ('*[' || ${XML_FORBIDDEN_CLASS} || ']*') THEN ${dropped} ELSE ${e} END`;
+  return `replace(replace(replace(replace(${allowed}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), char(13), '&#13;')`;
+}
+
 /**
  * SQLite schema, one numbered migration per step. Numbers match the PostgreSQL adapter's.
  * A migration never changes once released; later changes are new migrations.
@@ -550,6 +565,26 @@ CREATE TABLE saved_searches (
   modified INTEGER NOT NULL
 ) STRICT;
 CREATE INDEX saved_searches_by_user ON saved_searches (user_pk, id);
+`,
+  },
+  {
+    version: 12,
+    name: 'tasks keep their text as XML where that differs',
+    sql: `
+-- A task's title, tag, repeat and note as XML text (entities, CR's reference, the characters XML
+-- forbids left out), kept only where that differs from the text: tasks/get's XML is then written
+-- by the database without escaping (sql/tasks.ts, XML_KEPT). Written with every insert and update
+-- of a task; the tasks already stored are given theirs here, by the XML writer's rule.
+ALTER TABLE tasks ADD COLUMN title_xml TEXT;
+ALTER TABLE tasks ADD COLUMN tag_xml TEXT;
+ALTER TABLE tasks ADD COLUMN repeat_xml TEXT;
+ALTER TABLE tasks ADD COLUMN note_xml TEXT;
+UPDATE tasks SET
+  title_xml = CASE WHEN title GLOB ${XML_WORK} THEN ${xmlText('title')} END,
+  tag_xml = CASE WHEN tag GLOB ${XML_WORK} THEN ${xmlText('tag')} END,
+  repeat_xml = CASE WHEN repeat GLOB ${XML_WORK} THEN ${xmlText('repeat')} END,
+  note_xml = CASE WHEN note GLOB ${XML_WORK} THEN ${xmlText('note')} END
+ WHERE (title || tag || repeat || note) GLOB ${XML_WORK};
 `,
   },
 ];
