@@ -97,6 +97,10 @@ export class PgDb implements SqlDb {
     return this.allRawUnnamed(sql, ...params);
   }
 
+  async firstsVaried(sql: string, ...params: SqlParam[]): Promise<unknown[]> {
+    return (await this.allRawVaried(sql, ...params)).map((row) => row[0]);
+  }
+
   async allRawUnnamed(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
     return (await this.q.query<unknown[]>({ text: withNumbers(sql), values: storableParams(params), rowMode: 'array' })).rows;
   }

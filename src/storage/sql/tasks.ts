@@ -341,8 +341,8 @@ export class SqlTasks implements TasksRepo {
     // The select list follows the fields asked for: many variants, of which those in use stay
     // prepared (SqlDb.allRawVaried).
     const sql = r.records(columns, query.from);
-    const rows = query.num === 0 ? [] : await (q.where === undefined ? this.db.allRawVaried(sql, ...query.params) : this.db.allRawUnnamed(sql, ...query.params));
-    return { total: await query.total(rows.length), rows: rows.map((row) => row[0] as string) };
+    const rows = query.num === 0 ? [] : q.where === undefined ? await this.db.firstsVaried(sql, ...query.params) : (await this.db.allRawUnnamed(sql, ...query.params)).map((row) => row[0]);
+    return { total: await query.total(rows.length), rows: rows as string[] };
   }
 
   async insert(userPk: number, task: Task): Promise<void> {

@@ -11,18 +11,19 @@ export class Conn {
 
   constructor(readonly db: Database.Database) {}
 
-  /** The statement for `sql` from `cache`, prepared (and kept there) on first use. */
-  private prepared(cache: Map<string, Database.Statement>, sql: string, raw: boolean): Database.Statement {
+  /** The statement for `sql` from `cache`, prepared (and kept there) on first use: rows as objects, arrays (raw) or first values (pluck). */
+  private prepared(cache: Map<string, Database.Statement>, sql: string, mode: 'object' | 'raw' | 'pluck'): Database.Statement {
     let s = cache.get(sql);
     if (!s) {
-      s = raw ? this.db.prepare(sql).raw(true) : this.db.prepare(sql);
+      const fresh = this.db.prepare(sql);
+      s = mode === 'raw' ? fresh.raw(true) : mode === 'pluck' ? fresh.pluck(true) : fresh;
       cache.set(sql, s);
     }
     return s;
   }
 
   private stmt(sql: string): Database.Statement {
-    return this.prepared(this.cache, sql, false);
+    return this.prepared(this.cache, sql, 'object');
   }
 
   get<T>(sql: string, ...params: SqlParam[]): T | undefined {
@@ -45,7 +46,7 @@ export class Conn {
   private readonly rawCache = new Map<string, Database.Statement>();
 
   private rawStmt(sql: string): Database.Statement {
-    return this.prepared(this.rawCache, sql, true);
+    return this.prepared(this.rawCache, sql, 'raw');
   }
 
   /**
@@ -57,7 +58,14 @@ export class Conn {
 
   /** allRaw() of a statement whose text varies with the request (see SqlDb.allRawVaried). */
   allRawVaried(sql: string, ...params: SqlParam[]): unknown[][] {
-    return this.prepared(this.variedCache, sql, true).all(...params) as unknown[][];
+    return this.prepared(this.variedCache, sql, 'raw').all(...params) as unknown[][];
+  }
+
+  private readonly firstsCache = new BoundedMap<string, Database.Statement>(VARIED_STATEMENTS);
+
+  /** Each row's first value, of a statement whose text varies (see SqlDb.firstsVaried). */
+  firstsVaried(sql: string, ...params: SqlParam[]): unknown[] {
+    return this.prepared(this.firstsCache, sql, 'pluck').all(...params);
   }
 
   all<T>(sql: string, ...params: SqlParam[]): T[] {
@@ -103,6 +111,10 @@ export class SqliteDb implements SqlDb {
 
   async allRawUnnamed(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
     return this.c.allRawVaried(sql, ...storableParams(params));
+  }
+
+  async firstsVaried(sql: string, ...params: SqlParam[]): Promise<unknown[]> {
+    return this.c.firstsVaried(sql, ...storableParams(params));
   }
 }
 

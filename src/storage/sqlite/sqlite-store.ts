@@ -112,6 +112,7 @@ export class SqliteStore implements Store {
       run: (sql: string, ...p: SqlParam[]) => one(() => db.run(sql, ...p)),
       allRawVaried: (sql: string, ...p: SqlParam[]) => one(() => db.allRawVaried(sql, ...p)),
       allRawUnnamed: (sql: string, ...p: SqlParam[]) => one(() => db.allRawUnnamed(sql, ...p)),
+      firstsVaried: (sql: string, ...p: SqlParam[]) => one(() => db.firstsVaried(sql, ...p)),
     };
   }
 
