@@ -7,12 +7,12 @@
 export function joinedBytes(open: string, items: readonly string[], separator: string, close: string): Buffer {
   let chars = open.length + close.length + separator.length * items.length;
   for (const item of items) chars += item.length;
-  // Room for one byte a character (most text is ASCII) and an eighth more; a string that might
-  // not fit (a UTF-16 unit takes up to three bytes) makes it grow first.
+  // Room for one byte a character (most text is ASCII) and an eighth more; a string that does not
+  // fit (its UTF-8, measured only where up to three bytes a UTF-16 unit might not) grows it first.
   let buf = Buffer.allocUnsafe(chars + (chars >> 3) + 64);
   let at = 0;
   const put = (s: string): void => {
-    if (buf.length - at < s.length * 3) {
+    if (buf.length - at < s.length * 3 && buf.length - at < Buffer.byteLength(s)) {
       const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, at + s.length * 3));
       buf.copy(bigger, 0, 0, at);
       buf = bigger;
