@@ -115,7 +115,7 @@ describe('deleting an account removes every record of it', () => {
         await api(ctx, token, '/3/contexts/add.php', { name: 'C' });
         await api(ctx, token, '/3/goals/add.php', { name: 'G' });
         await api(ctx, token, '/3/locations/add.php', { name: 'L' });
-        const added = (await api(ctx, token, '/3/tasks/add.php', { tasks: JSON.stringify([{ title: 'Kept', meta: 'm' }, { title: 'Gone' }]) })).json<Array<{ id: number }>>();
+        const added = (await api(ctx, token, '/3/tasks/add.php', { tasks: JSON.stringify([{ title: 'Kept & kept', meta: 'm' }, { title: 'Gone' }]) })).json<Array<{ id: number }>>();
         await api(ctx, token, '/3/tasks/delete.php', { tasks: JSON.stringify([added[1]?.id]) });
         // Notes (one deleted: a tombstone), an outline, a list with a row, a task's attachment.
         const notes = (await api(ctx, token, '/3/notes/add.php', { notes: JSON.stringify([{ title: 'Kept' }, { title: 'Gone' }]) })).json<Array<{ id: number }>>();
@@ -168,7 +168,7 @@ describe('deleting an account removes every record of it', () => {
       assert.equal(await deleteAccount(ctx.deps, doomed.account.pk), false);
       // The partner keeps its copy of the joint task, no longer shared, and no collaborator.
       const [, ...partnerTasks] = (await api(ctx, doomed.partnerToken, '/3/tasks/get.php', { fields: 'shared' })).json<Array<{ title: string; shared: number }>>();
-      assert.deepEqual(partnerTasks.map((t) => [t.title, t.shared]), [['Kept', 0]]);
+      assert.deepEqual(partnerTasks.map((t) => [t.title, t.shared]), [['Kept & kept', 0]]);
       assert.deepEqual((await api(ctx, doomed.partnerToken, '/3/account/collaborators.php')).json(), []);
     } finally {
       await schema.close();

@@ -25,6 +25,7 @@ export const COPIED_TABLES = [
   'goals',
   'locations',
   'tasks',
+  'task_xml',
   'task_meta',
   'deleted_tasks',
   'notes',

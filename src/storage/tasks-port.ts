@@ -151,7 +151,10 @@ export interface TasksRepo {
   insert(userPk: number, task: Task): Promise<void>;
   /** insert() of many tasks, in a few multi-row statements (same rules, same result). */
   insertMany(userPk: number, tasks: readonly Task[]): Promise<void>;
-  /** Writes every field of the task (the caller has merged its changes). */
+  /**
+   * Writes every field of the task (the caller has merged its changes). With insert/insertMany,
+   * the only way a task's text is written: each keeps the text's XML beside it (sql/tasks.ts).
+   */
   update(userPk: number, task: Task): Promise<void>;
   /** Deletes the tasks (with their meta) and records a tombstone for each at `stamp`. */
   remove(userPk: number, ids: readonly number[], stamp: number): Promise<void>;

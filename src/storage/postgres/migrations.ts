@@ -520,16 +520,27 @@ CREATE INDEX saved_searches_by_user ON saved_searches (user_pk, id);
     name: 'tasks keep their text as XML where that differs',
     sql: `
 -- A task's title, tag, repeat and note as XML text (entities, CR's reference, the characters XML
--- forbids left out), kept only where that differs from the text: tasks/get's XML is then written
--- by the database without escaping (sql/tasks.ts, XML_KEPT). Written with every insert and update
--- of a task; the tasks already stored are given theirs here, by the XML writer's rule.
-ALTER TABLE tasks ADD COLUMN title_xml TEXT, ADD COLUMN tag_xml TEXT, ADD COLUMN repeat_xml TEXT, ADD COLUMN note_xml TEXT;
-UPDATE tasks SET
-  title_xml = CASE WHEN title ~ ${XML_WORK} THEN ${xmlText('title')} END,
-  tag_xml = CASE WHEN tag ~ ${XML_WORK} THEN ${xmlText('tag')} END,
-  repeat_xml = CASE WHEN repeat ~ ${XML_WORK} THEN ${xmlText('repeat')} END,
-  note_xml = CASE WHEN note ~ ${XML_WORK} THEN ${xmlText('note')} END
- WHERE (title || tag || repeat || note) ~ ${XML_WORK};
+-- forbids left out), each only where that differs from the text (NULL otherwise), in a row only for
+-- a task that has such text: tasks/get's XML is then written by the database without escaping
+-- (sql/tasks.ts, XML_KEPT), and reads of the tasks themselves do not carry it. Written with every
+-- insert and update of a task; the tasks already stored get theirs here, by the XML writer's rule.
+CREATE TABLE task_xml (
+  user_pk BIGINT NOT NULL,
+  task_id INTEGER NOT NULL,
+  title   TEXT,
+  tag     TEXT,
+  repeat  TEXT,
+  note    TEXT,
+  PRIMARY KEY (user_pk, task_id),
+  FOREIGN KEY (user_pk, task_id) REFERENCES tasks(user_pk, id) ON DELETE CASCADE
+);
+INSERT INTO task_xml (user_pk, task_id, title, tag, repeat, note)
+SELECT user_pk, id,
+  CASE WHEN title ~ ${XML_WORK} THEN ${xmlText('title')} END,
+  CASE WHEN tag ~ ${XML_WORK} THEN ${xmlText('tag')} END,
+  CASE WHEN repeat ~ ${XML_WORK} THEN ${xmlText('repeat')} END,
+  CASE WHEN note ~ ${XML_WORK} THEN ${xmlText('note')} END
+  FROM tasks WHERE (title || tag || repeat || note) ~ ${XML_WORK};
 `,
   },
 ];

@@ -160,6 +160,7 @@ export const pgDialect: Dialect = {
     text: xmlText,
     list: (expression, from, orderBy) => `coalesce((SELECT string_agg(${expression}, '' ORDER BY ${orderBy}) ${from}), '')`,
     records: xmlRecords,
+    readsKept: false,
   },
   emptyJsonArray: `'[]'::json`,
   // array_to_json writes its elements compactly, as row_to_json does (json_agg puts spaces and

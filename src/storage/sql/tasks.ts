@@ -1,6 +1,7 @@
 import type { FilterColumn, ListedTask, PublicTaskField, RecordForm, Task, TaskFilter, TaskWrittenPage, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
 import type { Dialect, JsonKind, SqlDb, WideRow } from './db.js';
 import { filterColumns, filterSql } from './task-filter.js';
+import { storableText } from '../../lib/text.js';
 import { xmlTextIfOther } from '../../lib/xml-chars.js';
 
 /** Columns in the order of the Task fields below; rows are read as arrays (see Conn.getRaw). */
@@ -51,28 +52,37 @@ function toListed(r: unknown[], children: number, meta: string | null): ListedTa
   return Object.assign(toTask(r), { children, meta });
 }
 
-/**
- * The task's own text fields, each kept beside as XML text where that differs (`title_xml`…, NULL
- * for text that is XML as it stands, as most is): every write of a task (insertMany, update) writes
- * them with the text, so that the database writes a task's XML without escaping (pageWritten):
- * SQLite's replace() calls took as long as the rest of the record.
- */
-const XML_KEPT: ReadonlySet<string> = new Set(['title', 'tag', 'repeat', 'note']);
-
-/** What insertMany and update write: the columns, then each kept field's XML, which follows from them. */
-const WRITTEN = [...COLUMNS, 'title_xml', 'tag_xml', 'repeat_xml', 'note_xml'] as const;
-
 function values(t: Task): Array<string | number | null> {
   return [
     t.id, t.title, t.tag, t.folder, t.context, t.goal, t.location, t.parent, t.ord,
     t.duedate, t.duedatemod, t.startdate, t.duetime, t.starttime, t.remind, t.repeat, t.repeatIndex,
     t.status, t.length, t.priority, t.star, t.modified, t.completed, t.added, t.timer, t.timeron,
     t.note, t.previous, t.via,
-    xmlTextIfOther(t.title), xmlTextIfOther(t.tag), xmlTextIfOther(t.repeat), xmlTextIfOther(t.note),
   ];
 }
 
-const ROW = `(?, ${WRITTEN.map(() => '?').join(', ')})`;
+/**
+ * The task's own text fields whose XML is kept in `task_xml` (`kx`), each where it differs from
+ * the text (NULL for text that is XML as it stands, as most is), in a row only for a task that has
+ * such text: every write of a task (insertMany, update) writes it with the text, so that the
+ * database writes a task's XML without escaping (pageWritten; SQLite's replace() calls took as long
+ * as the rest of the record). Kept apart from `tasks`, whose reads (a saved search counts over an
+ * account's every row) would otherwise carry it. Those two are the only ways a task's text may be
+ * written: any other would leave its XML stale.
+ */
+const XML_KEPT: ReadonlySet<string> = new Set(['title', 'tag', 'repeat', 'note']);
+
+/** The XML kept for a task, of its text as it will be stored (storableParams cleans it), or null when none differs. */
+function keptXml(t: Task): [string | null, string | null, string | null, string | null] | null {
+  const kept = [t.title, t.tag, t.repeat, t.note].map((text) => xmlTextIfOther(storableText(text)));
+  return kept.some((k) => k !== null) ? (kept as [string | null, string | null, string | null, string | null]) : null;
+}
+
+const XML_ROW = '(?, ?, ?, ?, ?, ?)';
+const XML_INTO = 'INSERT INTO task_xml (user_pk, task_id, title, tag, repeat, note) VALUES ';
+const XML_UPSERT = `${XML_INTO}${XML_ROW} ON CONFLICT (user_pk, task_id) DO UPDATE SET title = excluded.title, tag = excluded.tag, repeat = excluded.repeat, note = excluded.note`;
+
+const ROW = `(?, ${COLUMNS.map(() => '?').join(', ')})`;
 const CHILDREN = '(SELECT count(*) FROM tasks c WHERE c.user_pk = t.user_pk AND c.parent = t.id AND c.parent <> 0)';
 
 /**
@@ -147,8 +157,10 @@ function xmlSql(d: Dialect): RecordSql {
     recordList: (item, members, from, orderBy) =>
       x.list(element(item, members.map(([k, e, kind]) => element(k, kind === 'text' ? x.text(e) : e)).join(' || ')), from, orderBy),
     emptyList: "''",
-    // The task's own text as kept beside it (XML_KEPT), or as it stands.
-    records: (columns, from) => x.records('task', columns.map(([k, e, kind]) => (XML_KEPT.has(k) ? [k, `coalesce(${e}_xml, ${e})`, 'literal'] : [k, e, kind])), from),
+    // Where the dialect reads it, the task's own text as kept for its XML (XML_KEPT; `kx`, joined by
+    // query()), or as it stands; elsewhere escaped by the statement like any text.
+    records: (columns, from) =>
+      x.records('task', x.readsKept ? columns.map(([k, e, kind]) => (XML_KEPT.has(k) ? [k, `coalesce(kx.${k}, ${e})`, 'literal'] : [k, e, kind])) : columns, from),
   };
 }
 
@@ -224,17 +236,18 @@ function linkList(r: RecordSql, d: Dialect): string {
   );
 }
 
-const INSERT_INTO = `INSERT INTO tasks (user_pk, ${WRITTEN.join(', ')}) VALUES `;
+const INSERT_INTO = `INSERT INTO tasks (user_pk, ${COLUMNS.join(', ')}) VALUES `;
 
 /**
  * Rows per multi-row insert, largest first: a batch is split greedily into these, so that only a
  * handful of distinct statements are ever prepared (each size is one cached statement on each
- * connection). 50 is a full tasks/add call, one statement; 256 rows × 34 columns stays under both
+ * connection). 50 is a full tasks/add call, one statement; 256 rows × 30 columns stays under both
  * databases' parameter limits.
  */
 const INSERT_SIZES = [256, 50, 16, 4, 1] as const;
 const INSERTS = new Map<number, string>(INSERT_SIZES.map((n) => [n, INSERT_INTO + Array.from({ length: n }, () => ROW).join(', ')]));
-const UPDATE = `UPDATE tasks SET ${WRITTEN.slice(1).map((c) => `${c} = ?`).join(', ')} WHERE user_pk = ? AND id = ?`;
+const XML_INSERTS = new Map<number, string>(INSERT_SIZES.map((n) => [n, XML_INTO + Array.from({ length: n }, () => XML_ROW).join(', ')]));
+const UPDATE = `UPDATE tasks SET ${COLUMNS.slice(1).map((c) => `${c} = ?`).join(', ')} WHERE user_pk = ? AND id = ?`;
 const REFERENCE_FIELDS: ReadonlySet<TaskReference> = new Set(['folder', 'context', 'goal', 'location']);
 
 export class SqlTasks implements TasksRepo {
@@ -262,8 +275,12 @@ export class SqlTasks implements TasksRepo {
     return row ? toTask(row) : null;
   }
 
-  /** What page(), pageWritten() and scan() share: the filter, the index hint, and the total. */
-  private query(userPk: number, q: Omit<TaskQuery, 'withChildren'>, sharing = false) {
+  /**
+   * What page(), pageWritten() and scan() share: the filter, the index hint, and the total. With
+   * `sharing`, the rows come with their membership of a joint task; with `xml`, with their kept
+   * XML (`kx`).
+   */
+  private query(userPk: number, q: Omit<TaskQuery, 'withChildren'>, { sharing = false, xml = false } = {}) {
     // The WHERE clause is built from fixed fragments; every value is a bound parameter.
     const where = ['t.user_pk = ?'];
     const params: Array<string | number> = [userPk];
@@ -279,7 +296,8 @@ export class SqlTasks implements TasksRepo {
     // naming the index keeps `after=`/`before=` reads proportional to what changed.
     const byModified = (q.after !== undefined || q.before !== undefined) && q.id === undefined ? this.dialect.indexHint('tasks_by_modified') : '';
     const meta = q.metaFor !== undefined ? 'LEFT JOIN task_meta m ON m.user_pk = t.user_pk AND m.task_id = t.id AND m.client_pk = ?' : '';
-    const join = sharing ? `${meta} ${SHARING_JOIN}` : meta;
+    const kept = xml ? 'LEFT JOIN task_xml kx ON kx.user_pk = t.user_pk AND kx.task_id = t.id' : '';
+    const join = `${meta} ${sharing ? SHARING_JOIN : ''} ${kept}`;
     const num = Math.max(0, q.num);
     // A condition's statements are as many as the searches that make them (SqlDb.allRawUnnamed).
     const all = (sql: string, ...p: Array<string | number>): Promise<unknown[][]> => (q.where === undefined ? this.db.allRaw(sql, ...p) : this.db.allRawUnnamed(sql, ...p));
@@ -335,7 +353,10 @@ export class SqlTasks implements TasksRepo {
   }
 
   async pageWritten(userPk: number, q: TaskQuery, fields: readonly PublicTaskField[], form: RecordForm): Promise<TaskWrittenPage> {
-    const query = this.query(userPk, { ...q, metaFor: fields.includes('meta') ? q.metaFor : undefined }, fields.some((f) => SHARING_FIELDS.has(f)));
+    const query = this.query(userPk, { ...q, metaFor: fields.includes('meta') ? q.metaFor : undefined }, {
+      sharing: fields.some((f) => SHARING_FIELDS.has(f)),
+      xml: form === 'xml' && this.dialect.xml.readsKept,
+    });
     const r = form === 'json' ? this.json : this.xml;
     const columns = fields.map((f) => [f, publicExpression(f, r, this.dialect), TEXT_FIELDS.has(f) ? 'text' : 'literal'] as const);
     // The select list follows the fields asked for: many variants, of which those in use stay
@@ -350,19 +371,30 @@ export class SqlTasks implements TasksRepo {
   }
 
   async insertMany(userPk: number, tasks: readonly Task[]): Promise<void> {
-    for (let at = 0; at < tasks.length; ) {
-      const size = INSERT_SIZES.find((n) => n <= tasks.length - at) as number;
-      const params: Array<string | number | null> = [];
-      for (const task of tasks.slice(at, at + size)) params.push(userPk, ...values(task));
-      await this.db.run(INSERTS.get(size) as string, ...params);
+    await this.insertInParts(INSERTS, tasks.map((task) => [userPk, ...values(task)]));
+    const kept = tasks.flatMap((task) => {
+      const xml = keptXml(task);
+      return xml ? [[userPk, task.id, ...xml]] : [];
+    });
+    await this.insertInParts(XML_INSERTS, kept);
+    if (tasks.length > 0) await this.db.run('UPDATE accounts SET task_count = task_count + ? WHERE pk = ?', tasks.length, userPk);
+  }
+
+  /** Rows by multi-row inserts of the sizes of INSERT_SIZES, largest first. */
+  private async insertInParts(statements: ReadonlyMap<number, string>, rows: ReadonlyArray<ReadonlyArray<string | number | null>>): Promise<void> {
+    for (let at = 0; at < rows.length; ) {
+      const size = INSERT_SIZES.find((n) => n <= rows.length - at) as number;
+      await this.db.run(statements.get(size) as string, ...rows.slice(at, at + size).flat());
       at += size;
     }
-    if (tasks.length > 0) await this.db.run('UPDATE accounts SET task_count = task_count + ? WHERE pk = ?', tasks.length, userPk);
   }
 
   async update(userPk: number, task: Task): Promise<void> {
     const [id, ...rest] = values(task);
     await this.db.run(UPDATE, ...rest, userPk, id as number);
+    const xml = keptXml(task);
+    if (xml) await this.db.run(XML_UPSERT, userPk, task.id, ...xml);
+    else await this.db.run('DELETE FROM task_xml WHERE user_pk = ? AND task_id = ?', userPk, task.id);
   }
 
   async remove(userPk: number, ids: readonly number[], stamp: number): Promise<void> {

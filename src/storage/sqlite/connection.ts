@@ -164,6 +164,7 @@ export const sqliteDialect: Dialect = {
     // table, never input, and hold no %.
     records: (name, columns, from) =>
       `SELECT format('<${name}>${columns.map(([k]) => `<${k}>%s</${k}>`).join('')}</${name}>', ${columns.map(([, e, kind]) => (kind === 'text' ? xmlText(e) : e)).join(', ')}) ${from}`,
+    readsKept: true,
   },
   emptyJsonArray: `json('[]')`,
   uniqueViolation(err) {

@@ -1,4 +1,26 @@
+import type Database from 'better-sqlite3';
+import { xmlTextIfOther } from '../../lib/xml-chars.js';
 import type { Migration } from '../sql/migration.js';
+
+/** A step of SQLite's schema, with what SQL cannot do of it done in JavaScript, in its transaction. */
+export interface SqliteMigration extends Migration {
+  readonly then?: (db: Database.Database) => void;
+}
+
+/**
+ * Migration 12's second half. SQLite's GLOB and format() read text only up to a U+0000, which
+ * text written before input was cleaned may hold, and replace() cannot take one out: the tasks
+ * whose text holds one get their kept XML by the XML writer's own rule, which leaves it out.
+ */
+export function keepXmlOfTextWithNul(db: Database.Database): void {
+  const fields = ['title', 'tag', 'repeat', 'note'];
+  const rows = db
+    .prepare(`SELECT user_pk, id, ${fields.join(', ')} FROM tasks WHERE ${fields.map((f) => `instr(${f}, char(0)) > 0`).join(' OR ')}`)
+    .raw(true)
+    .all() as Array<[number, number, string, string, string, string]>;
+  const keep = db.prepare(`INSERT OR REPLACE INTO task_xml (user_pk, task_id, ${fields.join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`);
+  for (const [userPk, id, ...texts] of rows) keep.run(userPk, id, ...texts.map(xmlTextIfOther));
+}
 
 /*
  * For migration 12, fixed here as it ran (the dialect's own escaping may change; this step may not).
@@ -20,7 +42,7 @@ function xmlText(e: string): string {
  * A migration never changes once released; later changes are new migrations.
  * Every per-account table leads its primary key with the account (user_pk).
  */
-export const MIGRATIONS: readonly Migration[] = [
+export const MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 1,
     name: 'accounts, apps, oauth, sessions',
@@ -572,19 +594,28 @@ CREATE INDEX saved_searches_by_user ON saved_searches (user_pk, id);
     name: 'tasks keep their text as XML where that differs',
     sql: `
 -- A task's title, tag, repeat and note as XML text (entities, CR's reference, the characters XML
--- forbids left out), kept only where that differs from the text: tasks/get's XML is then written
--- by the database without escaping (sql/tasks.ts, XML_KEPT). Written with every insert and update
--- of a task; the tasks already stored are given theirs here, by the XML writer's rule.
-ALTER TABLE tasks ADD COLUMN title_xml TEXT;
-ALTER TABLE tasks ADD COLUMN tag_xml TEXT;
-ALTER TABLE tasks ADD COLUMN repeat_xml TEXT;
-ALTER TABLE tasks ADD COLUMN note_xml TEXT;
-UPDATE tasks SET
-  title_xml = CASE WHEN title GLOB ${XML_WORK} THEN ${xmlText('title')} END,
-  tag_xml = CASE WHEN tag GLOB ${XML_WORK} THEN ${xmlText('tag')} END,
-  repeat_xml = CASE WHEN repeat GLOB ${XML_WORK} THEN ${xmlText('repeat')} END,
-  note_xml = CASE WHEN note GLOB ${XML_WORK} THEN ${xmlText('note')} END
- WHERE (title || tag || repeat || note) GLOB ${XML_WORK};
+-- forbids left out), each only where that differs from the text (NULL otherwise), in a row only for
+-- a task that has such text: tasks/get's XML is then written by the database without escaping
+-- (sql/tasks.ts, XML_KEPT), and reads of the tasks themselves do not carry it. Written with every
+-- insert and update of a task; the tasks already stored get theirs here, by the XML writer's rule.
+CREATE TABLE task_xml (
+  user_pk INTEGER NOT NULL,
+  task_id INTEGER NOT NULL,
+  title   TEXT,
+  tag     TEXT,
+  repeat  TEXT,
+  note    TEXT,
+  PRIMARY KEY (user_pk, task_id),
+  FOREIGN KEY (user_pk, task_id) REFERENCES tasks(user_pk, id) ON DELETE CASCADE
+) STRICT, WITHOUT ROWID;
+INSERT INTO task_xml (user_pk, task_id, title, tag, repeat, note)
+SELECT user_pk, id,
+  CASE WHEN title GLOB ${XML_WORK} THEN ${xmlText('title')} END,
+  CASE WHEN tag GLOB ${XML_WORK} THEN ${xmlText('tag')} END,
+  CASE WHEN repeat GLOB ${XML_WORK} THEN ${xmlText('repeat')} END,
+  CASE WHEN note GLOB ${XML_WORK} THEN ${xmlText('note')} END
+  FROM tasks WHERE (title || tag || repeat || note) GLOB ${XML_WORK};
 `,
+    then: keepXmlOfTextWithNul,
   },
 ];

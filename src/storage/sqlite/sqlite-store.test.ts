@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { newAccount } from '../../../test/factories.js';
+import { newAccount, newTask } from '../../../test/factories.js';
 import { freshDatabase } from '../../../test/database.js';
 import { oauthContract } from '../oauth.contract.js';
 import { documentsContract } from '../documents.contract.js';
@@ -16,7 +16,7 @@ import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
 import { Conn } from './connection.js';
-import { MIGRATIONS } from './migrations.js';
+import { keepXmlOfTextWithNul, MIGRATIONS } from './migrations.js';
 import { SqliteStore } from './sqlite-store.js';
 
 /** A store on a file of its own: a copy of one migrated for this process unless `empty`. */
@@ -162,6 +162,28 @@ describe('sqlite store', () => {
     await store.close();
     await store.close();
     await assert.rejects(store.transaction(async () => 1), /closed/);
+  });
+
+  it('migration 12 gives text holding U+0000 (stored before input was cleaned) its XML: GLOB and format() stop there', async () => {
+    const store = openStore();
+    await store.migrate();
+    const account = await store.transaction((tx) => tx.accounts.create(newAccount('nul', 0)));
+    await store.transaction((tx) => tx.tasks.insertMany(account.pk, [newTask(1), newTask(2, { title: 'plain' })]));
+    const raw = new Database(path);
+    try {
+      // As an older version stored it, and as migration 12 finds it: nothing kept yet.
+      raw.prepare('UPDATE tasks SET title = ?, note = ? WHERE id = 1').run('a\u0000&b', 'x\u0000y');
+      raw.exec('DELETE FROM task_xml');
+      const step = MIGRATIONS.find((m) => m.version === 12);
+      raw.exec(step?.sql.slice(step.sql.indexOf('INSERT INTO task_xml')) ?? '');
+      assert.equal(step?.then, keepXmlOfTextWithNul);
+      keepXmlOfTextWithNul(raw);
+      assert.deepEqual(raw.prepare('SELECT task_id, title, tag, repeat, note FROM task_xml ORDER BY task_id').raw(true).all(), [[1, 'a&amp;b', null, null, 'xy']]);
+    } finally {
+      raw.close();
+    }
+    const xml = await store.read.tasks.pageWritten(account.pk, { start: 0, num: 10, withChildren: false }, ['id', 'title', 'note'], 'xml');
+    assert.deepEqual(xml.rows, ['<task><id>1</id><title>a&amp;b</title><note>xy</note></task>', '<task><id>2</id><title>plain</title><note></note></task>']);
   });
 
   it('an in-memory database is refused: the store needs two connections to one file', () => {
