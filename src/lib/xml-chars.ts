@@ -1,7 +1,7 @@
 /**
  * Which characters XML 1.0 text needs work on, in one place: the XML writer (src/http/xml.ts)
- * escapes or drops them, and a stored task keeps its text fields' XML beside them where that
- * differs (title_xml…, migration 12), so that the database writes a task's XML without escaping.
+ * escapes or drops them, and on SQLite a stored task keeps its text fields' XML where that differs
+ * (task_xml, migration 12), so that the database writes a task's XML without escaping.
  */
 
 /** Characters XML 1.0 forbids anywhere: left out of what Tickler writes. */

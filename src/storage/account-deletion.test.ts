@@ -154,7 +154,9 @@ describe('deleting an account removes every record of it', () => {
       const doomed = await fill();
       const kept = await fill();
       const before = Object.fromEntries(await Promise.all(schema.withUser.map(async (t) => [t, await schema.count(t, kept.account.pk)] as const)));
-      for (const t of schema.withUser) assert.ok((await schema.count(t, doomed.account.pk)) > 0, `the test puts a row of the account in ${t}`);
+      // PostgreSQL never writes task_xml (XmlSql.readsKept): the table is there for the schemas to match.
+      const written = schema.withUser.filter((t) => !(t === 'task_xml' && ctx.deps.store.dialect === 'postgres'));
+      for (const t of written) assert.ok((await schema.count(t, doomed.account.pk)) > 0, `the test puts a row of the account in ${t}`);
 
       assert.equal(await deleteAccount(ctx.deps, doomed.account.pk), true);
 

@@ -153,7 +153,8 @@ export interface TasksRepo {
   insertMany(userPk: number, tasks: readonly Task[]): Promise<void>;
   /**
    * Writes every field of the task (the caller has merged its changes). With insert/insertMany,
-   * the only way a task's text is written: each keeps the text's XML beside it (sql/tasks.ts).
+   * the only way a task's text is written: on SQLite each keeps the text's XML in task_xml
+   * (sql/tasks.ts). Updating a task that is not there changes nothing.
    */
   update(userPk: number, task: Task): Promise<void>;
   /** Deletes the tasks (with their meta) and records a tombstone for each at `stamp`. */

@@ -1,15 +1,5 @@
 import type { Migration } from '../sql/migration.js';
 
-/*
- * For migration 12, fixed here as it ran (the dialect's own escaping may change; this step may not):
- * the characters XML 1.0 forbids that PostgreSQL's text can hold, and those text needs work on.
- */
-const XML_FORBIDDEN = `E'[\\x01-\\x08\\x0b\\x0c\\x0e-\\x1f\\uFFFE\\uFFFF]'`;
-const XML_WORK = `E'[&<>\\r\\x01-\\x08\\x0b\\x0c\\x0e-\\x1f\\uFFFE\\uFFFF]'`;
-/** `e` as XML text: the forbidden characters dropped, then the entities and CR's reference. */
-const xmlText = (e: string): string =>
-  `replace(replace(replace(replace(regexp_replace(${e}, ${XML_FORBIDDEN}, '', 'g'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), E'\\r', '&#13;')`;
-
 /**
  * PostgreSQL schema, numbered like the SQLite migrations (the same version means the same tables).
  * Times are BIGINT (stamps run past 2038); per-account tables lead their primary key with the
@@ -519,13 +509,11 @@ CREATE INDEX saved_searches_by_user ON saved_searches (user_pk, id);
     version: 12,
     name: 'tasks keep their text as XML where that differs',
     sql: `
--- A task's title, tag, repeat and note as XML text (entities, CR's reference, the characters XML
--- forbids left out), each only where that differs from the text (NULL otherwise), in a row only for
--- a task that has such text: tasks/get's XML is then written by the database without escaping
--- (sql/tasks.ts, XML_KEPT), and reads of the tasks themselves do not carry it. Written with every
--- insert and update of a task; the tasks already stored get theirs here, by the XML writer's rule.
+-- SQLite keeps here a task's text as XML where that differs from the text (its migration 12 says
+-- why). PostgreSQL escapes in the statement instead (postgres/pg-db.ts, readsKept) and never
+-- writes or reads this table: it exists so that the two schemas match.
 CREATE TABLE task_xml (
-  user_pk BIGINT NOT NULL,
+  user_pk BIGINT  NOT NULL,
   task_id INTEGER NOT NULL,
   title   TEXT,
   tag     TEXT,
@@ -534,13 +522,6 @@ CREATE TABLE task_xml (
   PRIMARY KEY (user_pk, task_id),
   FOREIGN KEY (user_pk, task_id) REFERENCES tasks(user_pk, id) ON DELETE CASCADE
 );
-INSERT INTO task_xml (user_pk, task_id, title, tag, repeat, note)
-SELECT user_pk, id,
-  CASE WHEN title ~ ${XML_WORK} THEN ${xmlText('title')} END,
-  CASE WHEN tag ~ ${XML_WORK} THEN ${xmlText('tag')} END,
-  CASE WHEN repeat ~ ${XML_WORK} THEN ${xmlText('repeat')} END,
-  CASE WHEN note ~ ${XML_WORK} THEN ${xmlText('note')} END
-  FROM tasks WHERE (title || tag || repeat || note) ~ ${XML_WORK};
 `,
   },
 ];

@@ -95,11 +95,12 @@ export interface XmlSql {
    */
   records(name: string, columns: ReadonlyArray<readonly [string, string, JsonKind]>, from: string): string;
   /**
-   * Whether a task's own text is read as kept for its XML (task_xml, kept by both databases) rather
-   * than escaped by the statement: on SQLite the escaping is the server's own CPU and replace()
-   * per value cost as much as the record; PostgreSQL escapes in its own processes, cheaply (a
-   * regular expression test per value), and a join with task_xml whose statistics are not yet
-   * gathered made it walk that table for every row (56 against 171 req/s).
+   * Whether tasks keep their text's XML (task_xml, written with every task) and tasks/get reads it
+   * rather than escaping in the statement: on SQLite the escaping is the server's own CPU and
+   * replace() per value cost as much as the record; PostgreSQL escapes in its own processes,
+   * cheaply (a regular expression test per value), and a join with task_xml whose statistics were
+   * not yet gathered made it walk that table for every row (56 against 171 req/s). PostgreSQL's
+   * table exists so that the schemas match; a copy from SQLite fills it, and nothing reads it.
    */
   readonly readsKept: boolean;
 }
@@ -166,10 +167,10 @@ export interface Dialect {
 
   /**
    * How the database writes tasks/get's XML, which the server only joins (PostgreSQL: 4,365 →
-   * 2,389 µs of the server's CPU per 1000-task answer of all fields, back to back). A task's own
-   * text is kept as XML beside it (sql/tasks.ts, XML_KEPT), so text() escapes only the rest (a
-   * link's title, meta, a user id): on SQLite, replace() per text value had made the XML slower
-   * than the presenter's writer from the rows (docs/decisions/0007).
+   * 2,389 µs of the server's CPU per 1000-task answer of all fields, back to back). Where
+   * `readsKept`, a task's own text is read as kept in task_xml (sql/tasks.ts, XML_KEPT) and text()
+   * escapes only the rest (a link's title, meta, a user id): on SQLite, replace() per text value
+   * had made the XML slower than the presenter's writer from the rows (docs/decisions/0007).
    */
   readonly xml: XmlSql;
 

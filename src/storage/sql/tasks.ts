@@ -372,11 +372,13 @@ export class SqlTasks implements TasksRepo {
 
   async insertMany(userPk: number, tasks: readonly Task[]): Promise<void> {
     await this.insertInParts(INSERTS, tasks.map((task) => [userPk, ...values(task)]));
-    const kept = tasks.flatMap((task) => {
-      const xml = keptXml(task);
-      return xml ? [[userPk, task.id, ...xml]] : [];
-    });
-    await this.insertInParts(XML_INSERTS, kept);
+    if (this.dialect.xml.readsKept) {
+      const kept = tasks.flatMap((task) => {
+        const xml = keptXml(task);
+        return xml ? [[userPk, task.id, ...xml]] : [];
+      });
+      await this.insertInParts(XML_INSERTS, kept);
+    }
     if (tasks.length > 0) await this.db.run('UPDATE accounts SET task_count = task_count + ? WHERE pk = ?', tasks.length, userPk);
   }
 
@@ -391,7 +393,8 @@ export class SqlTasks implements TasksRepo {
 
   async update(userPk: number, task: Task): Promise<void> {
     const [id, ...rest] = values(task);
-    await this.db.run(UPDATE, ...rest, userPk, id as number);
+    // A task that is not there has no kept XML to write (its key would name no task).
+    if ((await this.db.run(UPDATE, ...rest, userPk, id as number)) === 0 || !this.dialect.xml.readsKept) return;
     const xml = keptXml(task);
     if (xml) await this.db.run(XML_UPSERT, userPk, task.id, ...xml);
     else await this.db.run('DELETE FROM task_xml WHERE user_pk = ? AND task_id = ?', userPk, task.id);

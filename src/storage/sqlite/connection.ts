@@ -126,7 +126,7 @@ const FORBIDDEN_GLOB = `'*[' || char(1) || '-' || char(8) || char(11, 12, 14) ||
 /**
  * Text as XML character data: the characters XML forbids left out (looked for first: thirty nested
  * replace() run only where one is found), then the entities and CR's reference. A task's own text
- * needs none of it (kept as XML beside it: sql/tasks.ts, XML_KEPT); a link's title, meta, a user id do.
+ * needs none of it (kept as XML in task_xml: sql/tasks.ts, XML_KEPT); a link's title, meta, a user id do.
  */
 function xmlText(e: string): string {
   const dropped = XML_FORBIDDEN.reduce((inner, c) => `replace(${inner}, char(${c}), '')`, e);

@@ -4,7 +4,7 @@ import type { Migration } from '../sql/migration.js';
 
 /** A step of SQLite's schema, with what SQL cannot do of it done in JavaScript, in its transaction. */
 export interface SqliteMigration extends Migration {
-  readonly then?: (db: Database.Database) => void;
+  readonly afterSql?: (db: Database.Database) => void;
 }
 
 /**
@@ -616,6 +616,6 @@ SELECT user_pk, id,
   CASE WHEN note GLOB ${XML_WORK} THEN ${xmlText('note')} END
   FROM tasks WHERE (title || tag || repeat || note) GLOB ${XML_WORK};
 `,
-    then: keepXmlOfTextWithNul,
+    afterSql: keepXmlOfTextWithNul,
   },
 ];

@@ -164,26 +164,42 @@ describe('sqlite store', () => {
     await assert.rejects(store.transaction(async () => 1), /closed/);
   });
 
-  it('migration 12 gives text holding U+0000 (stored before input was cleaned) its XML: GLOB and format() stop there', async () => {
-    const store = openStore();
-    await store.migrate();
-    const account = await store.transaction((tx) => tx.accounts.create(newAccount('nul', 0)));
-    await store.transaction((tx) => tx.tasks.insertMany(account.pk, [newTask(1), newTask(2, { title: 'plain' })]));
+  it('migration 12 gives text holding U+0000 (stored before input was cleaned) its XML: GLOB, replace() and format() stop there', async () => {
+    const first = openStore();
+    await first.migrate();
+    const account = await first.transaction((tx) => tx.accounts.create(newAccount('nul', 0)));
+    await first.transaction((tx) => tx.tasks.insertMany(account.pk, [newTask(1), newTask(2, { title: 'plain' }), newTask(3)]));
+    await first.close();
     const raw = new Database(path);
     try {
-      // As an older version stored it, and as migration 12 finds it: nothing kept yet.
-      raw.prepare('UPDATE tasks SET title = ?, note = ? WHERE id = 1').run('a\u0000&b', 'x\u0000y');
-      raw.exec('DELETE FROM task_xml');
-      const step = MIGRATIONS.find((m) => m.version === 12);
-      raw.exec(step?.sql.slice(step.sql.indexOf('INSERT INTO task_xml')) ?? '');
-      assert.equal(step?.then, keepXmlOfTextWithNul);
-      keepXmlOfTextWithNul(raw);
-      assert.deepEqual(raw.prepare('SELECT task_id, title, tag, repeat, note FROM task_xml ORDER BY task_id').raw(true).all(), [[1, 'a&amp;b', null, null, 'xy']]);
+      // As an older version left the file: text holding U+0000, and no step 12 yet. Task 1's SQL
+      // half keeps text cut at the U+0000, which the JavaScript half replaces; task 3's finds
+      // nothing in its note, the JavaScript half does.
+      raw.exec('DROP TABLE task_xml');
+      raw.exec('DELETE FROM schema_migrations WHERE version = 12');
+      raw.prepare('UPDATE tasks SET title = ?, note = ? WHERE id = 1').run('a&\u0000b', 'x\u0000y');
+      raw.prepare('UPDATE tasks SET title = ?, note = ? WHERE id = 3').run('&', 'p\u0000q');
     } finally {
       raw.close();
     }
+    const store = openStore();
+    assert.deepEqual((await store.migrate()).applied, [12]);
+    assert.equal(MIGRATIONS.find((m) => m.version === 12)?.afterSql, keepXmlOfTextWithNul);
+    const check = new Database(path, { readonly: true });
+    try {
+      assert.deepEqual(check.prepare('SELECT task_id, title, tag, repeat, note FROM task_xml ORDER BY task_id').raw(true).all(), [
+        [1, 'a&amp;b', null, null, 'xy'],
+        [3, '&amp;', null, null, 'pq'],
+      ]);
+    } finally {
+      check.close();
+    }
     const xml = await store.read.tasks.pageWritten(account.pk, { start: 0, num: 10, withChildren: false }, ['id', 'title', 'note'], 'xml');
-    assert.deepEqual(xml.rows, ['<task><id>1</id><title>a&amp;b</title><note>xy</note></task>', '<task><id>2</id><title>plain</title><note></note></task>']);
+    assert.deepEqual(xml.rows, [
+      '<task><id>1</id><title>a&amp;b</title><note>xy</note></task>',
+      '<task><id>2</id><title>plain</title><note></note></task>',
+      '<task><id>3</id><title>&amp;</title><note>pq</note></task>',
+    ]);
   });
 
   it('an in-memory database is refused: the store needs two connections to one file', () => {

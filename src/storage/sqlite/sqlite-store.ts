@@ -133,7 +133,7 @@ export class SqliteStore implements Store {
           );
           if (!appliedVersions(this.writer.db).includes(m.version)) {
             this.writer.exec(m.sql);
-            m.then?.(this.writer.db);
+            m.afterSql?.(this.writer.db);
             this.writer.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', m.version, m.name, Math.floor(Date.now() / 1000));
             ran.push(m.version);
           }
