@@ -3,8 +3,8 @@ import type { Deps } from '../../deps.js';
 import { ApiError, itemError, type ItemError } from '../../errors.js';
 import { classifyId } from '../../http/params.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
-import type { ListedTask, SavedSearch } from '../../storage/store.js';
-import { listTasks, MAX_PAGE } from '../tasks/tasks.read.js';
+import type { PublicTaskField, RecordForm, SavedSearch, TaskWrittenPage } from '../../storage/store.js';
+import { listTasksWritten, MAX_PAGE } from '../tasks/tasks.read.js';
 import { lockAccount } from '../account/account.service.js';
 import { parseRules, rulesObject, SEARCH_CAPS, searchPlan, searchTest, type SearchedTask, type SearchRules } from './search-rules.js';
 
@@ -163,14 +163,17 @@ export async function runSearch(
     attachment: boolean;
     sharing: boolean;
   },
-): Promise<{ total: number; tasks: readonly ListedTask[] }> {
+  fields: readonly PublicTaskField[],
+  form: RecordForm,
+): Promise<TaskWrittenPage> {
   const id = searchId(input.search);
   const saved = typeof id === 'number' ? await deps.store.read.sharing.search(auth.userPk, id) : null;
   if (!saved) throw new ApiError(618, { desc: 'Invalid saved search: no such id' });
   const s = shown(saved);
-  if (s.unreadable) return { total: 0, tasks: [] };
+  if (s.unreadable) return { total: 0, rows: [] };
   const plan = searchPlan(s.bool, s.rules);
-  if (plan.exact) return listTasks(deps, auth, { ...input, where: plan.where });
+  // The page is written by the database, as tasks/get's is (listTasksWritten).
+  if (plan.exact) return listTasksWritten(deps, auth, { ...input, where: plan.where }, fields, form);
   // The account a part at a time: memory holds a part's rows, and other requests are answered
   // between parts (SQLite's reads hold the thread while they run). Ids only grow: the loop ends.
   const test = searchTest(s.bool, s.rules);
@@ -187,8 +190,9 @@ export async function runSearch(
   }
   const start = Math.max(0, input.start);
   const ids = hits.slice(start, start + Math.min(MAX_PAGE, Math.max(0, input.num)));
-  if (ids.length === 0) return { total: hits.length, tasks: [] };
+  if (ids.length === 0) return { total: hits.length, rows: [] };
   // One more than the ids asked for: a page that holds them all needs no count (TasksRepo.page).
-  const page = await listTasks(deps, auth, { ...input, id: undefined, after: undefined, before: undefined, comp: undefined, start: 0, num: ids.length + 1, where: { ids } });
-  return { total: hits.length, tasks: page.tasks };
+  const byIds = { ...input, id: undefined, after: undefined, before: undefined, comp: undefined, start: 0, num: ids.length + 1, where: { ids } };
+  const page = await listTasksWritten(deps, auth, byIds, fields, form);
+  return { total: hits.length, rows: page.rows };
 }

@@ -61,13 +61,13 @@ export function taskRoutes(app: FastifyInstance, deps: Deps): void {
         num: numberParam(p, 'num') ?? MAX_PAGE,
         ...wantedOf(fields),
       };
-      // A saved search run on the server (an addition: docs/sharing.md), in either format.
-      if (p.has('search')) {
-        const found = await runSearch(deps, auth, { ...input, search: p.get('search') });
-        return taskPageBody(found.tasks, fields, found.total);
-      }
-      // The database writes each task's public record, in JSON or in XML (docs/decisions/0007).
+      // The database writes each task's public record, in JSON or in XML (docs/decisions/0007); a
+      // saved search run on the server (an addition: docs/sharing.md) too.
       const form = formatOf(request);
+      if (p.has('search')) {
+        const found = await runSearch(deps, auth, { ...input, search: p.get('search') }, [...ALWAYS_FIELDS, ...fields], form);
+        return taskWrittenPageBody(found.rows, found.total, form);
+      }
       const page = await listTasksWritten(deps, auth, input, [...ALWAYS_FIELDS, ...fields], form);
       return taskWrittenPageBody(page.rows, page.total, form);
     },
