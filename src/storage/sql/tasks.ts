@@ -62,11 +62,11 @@ function values(t: Task): Array<string | number | null> {
 }
 
 /**
- * The task's own text fields whose XML is kept in `task_xml` (`kx`), each where it differs from
- * the text (NULL for text that is XML as it stands, as most is), in a row only for a task that has
- * such text: every write of a task (insertMany, update) writes it with the text, so that the
- * database writes a task's XML without escaping (pageWritten; SQLite's replace() calls took as long
- * as the rest of the record). Kept apart from `tasks`, whose reads (a saved search counts over an
+ * The task's own text fields whose XML is kept in `task_xml` (`kx`) where the dialect reads it
+ * (XmlSql.readsKept: SQLite), each where it differs from the text (NULL for text that is XML as it
+ * stands, as most is), in a row only for a task that has such text: every write of a task
+ * (insertMany, update) writes it with the text, so that the database writes a task's XML without
+ * escaping (pageWritten; SQLite's replace() calls took as long as the rest of the record). Kept apart from `tasks`, whose reads (a saved search counts over an
  * account's every row) would otherwise carry it. Those two are the only ways a task's text may be
  * written: any other would leave its XML stale.
  */
