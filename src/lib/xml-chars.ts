@@ -14,7 +14,7 @@ export const NEEDS_WORK = /[^\t\n\x20-\x25\x27-\x3b\x3d\x3f-\uD7FF\uE000-\uFFFD]
 
 /** Exactly what text needs: `&`, `<`, `>` and CR escaped, each forbidden character dropped. */
 // eslint-disable-next-line no-control-regex
-export const TEXT_WORK = /[&<>\r]|[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+const TEXT_WORK = /[&<>\r]|[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 const ENTITY: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
 
@@ -28,7 +28,6 @@ export function escapeXmlText(v: string): string {
 
 /** `v` as XML text where that differs from `v`, else null: what a task keeps beside a text field. */
 export function xmlTextIfOther(v: string): string | null {
-  if (!NEEDS_WORK.test(v)) return null;
-  const escaped = v.replace(TEXT_WORK, (c) => ENTITY[c] ?? '');
+  const escaped = escapeXmlText(v);
   return escaped === v ? null : escaped;
 }

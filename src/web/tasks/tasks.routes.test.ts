@@ -196,7 +196,7 @@ describe('the task list', () => {
     assert.doesNotMatch(text(await b.get('/?view=starred')), /Alpha/);
   });
 
-  it("an app's saved searches are views of their own, run by the rule engine; a search that is gone shows the hotlist", async () => {
+  it("an app's saved searches are views of their own, run by the rule engine; a search that is gone finds nothing and says so", async () => {
     const { token, b } = await setup();
     await tasksCall(ctx, token, 'add', [
       { title: 'Call the plumber', priority: 2 },
