@@ -465,6 +465,45 @@ export function storeContract(label: string, open: OpenStore): void {
         assert.deepEqual([...counts].sort((x, y) => x - y), Array.from({ length: 20 }, (_, i) => i + 1));
       });
 
+      it('a hit of several events adds them all, and starts a later window at its own count', async () => {
+        const k = key('by');
+        assert.equal(await store.counters.hit(k, 100, 160, 5), 5);
+        assert.equal(await store.counters.hit(k, 100, 160), 6);
+        assert.equal(await store.counters.hit(k, 100, 160, 3), 9);
+        assert.equal(await store.counters.hit(k, 160, 220, 4), 4);
+        assert.equal(await store.counters.hit(k, 100, 160, 2), 6, 'an older window counts in the held one');
+      });
+
+      it('hitMany counts each key as hit() would and answers in the order asked', async () => {
+        await store.counters.hit(key('m-held'), 100, 160, 7);
+        await store.counters.hit(key('m-later'), 100, 160, 7);
+        await store.counters.hit(key('m-older'), 160, 220, 7);
+        const counts = await store.counters.hitMany([
+          { key: key('m-new'), windowStart: 100, windowEnd: 160, by: 2 },
+          { key: key('m-held'), windowStart: 100, windowEnd: 160, by: 3 },
+          { key: key('m-later'), windowStart: 160, windowEnd: 220, by: 4 },
+          { key: key('m-older'), windowStart: 100, windowEnd: 160, by: 5 },
+        ]);
+        assert.deepEqual(counts, [2, 10, 4, 12]);
+        assert.deepEqual(await store.counters.hitMany([]), []);
+      });
+
+      it('hitMany of more keys than one statement holds counts them all', async () => {
+        const hits = Array.from({ length: 601 }, (_, i) => ({ key: key(`many-${600 - i}`), windowStart: 100, windowEnd: 160, by: i + 1 }));
+        assert.deepEqual(await store.counters.hitMany(hits), hits.map((h) => h.by));
+        assert.deepEqual(await store.counters.hitMany(hits), hits.map((h) => 2 * h.by));
+        assert.equal(await store.counters.peek(key('many-0'), 100), 2 * 601);
+      });
+
+      it('concurrent hitMany of the same keys all count (and do not deadlock)', async () => {
+        const keys = Array.from({ length: 40 }, (_, i) => key(`busy-${i}`));
+        // Each call names the keys in another order: the rows are locked in one order whatever it is.
+        await Promise.all(
+          Array.from({ length: 8 }, (_, n) => store.counters.hitMany((n % 2 ? [...keys].reverse() : keys).map((k) => ({ key: k, windowStart: 100, windowEnd: 160, by: 1 })))),
+        );
+        for (const k of keys) assert.equal(await store.counters.peek(k, 100), 8);
+      });
+
       it('prune deletes the windows that have ended', async () => {
         const k = key('prune');
         await store.counters.hit(k, 100, 160);

@@ -399,9 +399,19 @@ export interface Repos {
 }
 
 /** Fixed-window event counters shared by every instance of the server (rate limits). */
+/** Events of one key to count at once (CountersRepo.hitMany). */
+export interface CounterHits {
+  readonly key: string;
+  readonly windowStart: number;
+  readonly windowEnd: number;
+  readonly by: number;
+}
+
 export interface CountersRepo {
-  /** Counts one event for `key` in the window [start, end) and returns the window's count so far. */
-  hit(key: string, windowStart: number, windowEnd: number): Promise<number>;
+  /** Counts `by` events (default 1) for `key` in the window [start, end); returns the window's count so far. */
+  hit(key: string, windowStart: number, windowEnd: number, by?: number): Promise<number>;
+  /** hit() for several keys (each once) in few statements; the counts come back in the order given. */
+  hitMany(hits: readonly CounterHits[]): Promise<number[]>;
   /** The count of `key` in the window that starts at `windowStart` (0 when none). */
   peek(key: string, windowStart: number): Promise<number>;
   /** Deletes counters of windows that have ended; returns how many. */
