@@ -62,6 +62,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   registerErrorHandling(app, siteOf(config.publicUrl));
 
   healthRoutes(app, deps);
+  // Counts of API calls held in memory are written before the database closes (after the app).
+  app.addHook('onClose', () => deps.apiLimits.close());
 
   await app.register(async function apiScope(api) {
     accountRoutes(api, deps);

@@ -6,6 +6,7 @@ import { PRODUCTION_SCRYPT_N } from './lib/password.js';
 import { MemoryRateLimiter, type RateLimiter } from './lib/rate-limiter.js';
 import { AccessTokens } from './oauth/access-tokens.js';
 import { withAccountCache } from './storage/account-cache.js';
+import { BatchedRateLimiter } from './storage/batched-rate-limiter.js';
 import { StoreRateLimiter } from './storage/store-rate-limiter.js';
 import type { Store } from './storage/store.js';
 
@@ -27,13 +28,15 @@ export interface Deps {
 export function createDeps(config: Config, adapter: Store, clock: Clock, options: { scryptN?: number } = {}): Deps {
   const store = withAccountCache(adapter, clock, config.accountCacheSeconds);
   // One SQLite process keeps its counters in memory; instances sharing PostgreSQL share them there.
-  const limiter = adapter.dialect === 'postgres' ? new StoreRateLimiter(adapter) : new MemoryRateLimiter();
+  const shared = adapter.dialect === 'postgres';
+  const limiter = shared ? new StoreRateLimiter(adapter) : new MemoryRateLimiter();
   return {
     config,
     store,
     clock,
     limiter,
-    apiLimits: new ApiLimits(limiter, config.rateLimits),
+    // Every API call counts twice (user and app): written in batches, not two writes per call.
+    apiLimits: new ApiLimits(shared ? new BatchedRateLimiter(adapter.counters) : limiter, config.rateLimits),
     accessTokens: new AccessTokens(store, clock, config.tokenCacheSeconds),
     scryptN: options.scryptN ?? PRODUCTION_SCRYPT_N,
     mailer: createMailer(config.smtpUrl, config.mailFrom),

@@ -35,6 +35,16 @@ export function rateLimiterContract(name: string, open: () => Promise<{ limiter:
       });
     }
 
+    test('a limit of 640 allows exactly 640 hits in a window, and counts the next window afresh', async () => {
+      const rule: RateRule = { limit: 640, windowSeconds: 60 };
+      for (const start of [T0, T0 + 60_000]) {
+        let allowed = 0;
+        for (let i = 0; i < 700; i++) if ((await rl.hit('api:user:7', rule, start + i)).allowed) allowed++;
+        assert.equal(allowed, 640);
+        assert.equal((await rl.check('api:user:7', rule, start + 1_000)).allowed, false);
+      }
+    });
+
     test('retry-after counts down to 1 in the last second, never 0', async () => {
       const rule: RateRule = { limit: 1, windowSeconds: 60 };
       await rl.hit('k', rule, T0);

@@ -16,6 +16,8 @@ export interface RateLimiter {
   hit(key: string, rule: RateRule, nowMs: number): Promise<RateDecision>;
   /** Says whether one more event would be within the rule, without counting it. */
   check(key: string, rule: RateRule, nowMs: number): Promise<RateDecision>;
+  /** Writes whatever counts it still holds (the server is closing); never fails. */
+  close?(): Promise<void>;
 }
 
 const ALLOWED: RateDecision = Object.freeze({ allowed: true, retryAfterSeconds: 0 });

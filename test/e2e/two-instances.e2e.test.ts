@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { freshSchema, testDatabaseUrl, type TestDatabase } from '../database.js';
 import { cli, serve, type ServerProcess } from './processes.js';
 import { authorizeInBrowser } from './web-client.js';
@@ -107,5 +108,25 @@ describe('two instances on one PostgreSQL database', { skip: base ? false : 'TES
     // B; refused tokens are not counted), so seven more pass and the eighth is refused, whichever
     // instance it reaches. Counters kept per process would let all fourteen through.
     assert.deepEqual(statuses, [...Array(7).fill(200), ...Array(7).fill(429)]);
+  });
+
+  it("counts the app's calls too: in batches, written within a second, none lost", async () => {
+    // Each call counts once for the user and once for the app. The user's limit (12) is written
+    // hit by hit; the app's (100,000 an hour by default) is held by each instance and written in
+    // batches (src/storage/batched-rate-limiter.ts). One user, one app: once the held counts are
+    // written, both counters hold the same number, whichever instance counted.
+    for (let i = 0; i < 6; i++) await call(i % 2 ? a : b, tokens.access_token, '/3/account/get.php');
+    await sleep(1500);
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ key: string; count: number }>("SELECT key, count FROM rate_counters WHERE key LIKE 'api:%' ORDER BY key");
+      assert.deepEqual(rows.map((r) => r.key.replace(/\d+$/, 'N')), ['api:client:N', 'api:user:N']);
+      const [app, user] = rows;
+      assert.ok((user?.count ?? 0) >= 12, `the user's count ${user?.count}`);
+      assert.equal(app?.count, user?.count);
+    } finally {
+      await client.end();
+    }
   });
 });
