@@ -81,6 +81,16 @@ export function listBody(
   };
 }
 
+/**
+ * A body answered many times over (account/get from one cached read): each format is written
+ * when first asked for, then the same text is sent.
+ */
+export function writtenOnce(body: RecordBody): TextBody {
+  let json: string | undefined;
+  let xml: string | undefined;
+  return { text: { json: () => (json ??= JSON.stringify(body.json)), xml: () => (xml ??= renderXml(body.xml())) } };
+}
+
 export function sendBody(request: FastifyRequest, reply: FastifyReply, body: ApiBody, format = formatOf(request)): FastifyReply {
   const text = 'text' in body ? body.text : undefined;
   if (format === 'xml') return reply.type('text/xml; charset=utf-8').send(text ? text.xml() : renderXml((body as RecordBody).xml()));

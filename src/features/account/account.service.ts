@@ -2,19 +2,26 @@ import { ApiError } from '../../errors.js';
 import type { Deps } from '../../deps.js';
 import { reportedStamp, unixSeconds } from '../../lib/clock.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
-import { STAMP_NAMES, type Account, type LockedAccount, type Repos, type Stamps } from '../../storage/store.js';
+import { STAMP_NAMES, type Account, type LockedAccount, type Repos, type SettledAccount, type StampName } from '../../storage/store.js';
+
+/** The account as last read (through the account cache), or error 2 if it was removed. */
+export async function settledAccountOf(deps: Deps, auth: AuthContext): Promise<SettledAccount> {
+  const settled = await deps.store.settledAccount(auth.userPk, deps.clock);
+  // A token can outlive its account only if the account was removed; it no longer authorises anything.
+  if (!settled) throw new ApiError(2);
+  return settled;
+}
 
 /**
  * The account as account/get reports it: its stamps no later than the last second whose writes
  * are all visible (docs/decisions/0003-change-stamps.md), so that a client which saves them and
- * fetches `after=` them next time misses no write, however writes and syncs interleave.
+ * fetches `after=` them next time misses no write, however writes and syncs interleave. A copy of
+ * the read's stamps changed in place: building them by name made a slow object (0.46 against
+ * 0.08 µs).
  */
-export async function getAccount(deps: Deps, auth: AuthContext): Promise<Account> {
-  const settled = await deps.store.settledAccount(auth.userPk, deps.clock);
-  // A token can outlive its account only if the account was removed; it no longer authorises anything.
-  if (!settled) throw new ApiError(2);
-  const { account, asOfMs } = settled;
-  const stamps = Object.fromEntries(STAMP_NAMES.map((n) => [n, reportedStamp(account.stamps[n], asOfMs)])) as Stamps;
+export function reportedAccount({ account, asOfMs }: SettledAccount): Account {
+  const stamps: Record<StampName, number> = { ...account.stamps };
+  for (const n of STAMP_NAMES) stamps[n] = reportedStamp(stamps[n], asOfMs);
   return { ...account, stamps };
 }
 
@@ -25,7 +32,7 @@ export async function getAccount(deps: Deps, auth: AuthContext): Promise<Account
  */
 export async function lockAccount(deps: Deps, tx: Repos, userPk: number): Promise<{ now: number; account: LockedAccount }> {
   const account = await tx.accounts.lock(userPk);
-  // A token can outlive its account only if the account was removed (as in getAccount above).
+  // A token can outlive its account only if the account was removed (as in settledAccountOf above).
   if (!account) throw new ApiError(2);
   return { now: unixSeconds(deps.clock), account };
 }
