@@ -96,6 +96,17 @@ describe('BatchedRateLimiter', () => {
     assert.equal(counters.count('k'), 1, 'what the ended window held limits nothing and is not written');
   });
 
+  it('forgets ended windows as keys come and go, written hit by hit or not', async () => {
+    const counters = new Counters();
+    const rl = limiterOn(counters);
+    const small: RateRule = { limit: 10, windowSeconds: 60 };
+    for (let w = 0; w < 5; w++) {
+      for (let i = 0; i < 3000; i++) await rl.hit(`api:user:${w}-${i}`, i % 2 ? small : HOUR, T0 + w * 3_600_000);
+    }
+    assert.ok(rl.size <= 2 * 3000 + 1024, `${rl.size} keys held`);
+    await rl.close();
+  });
+
   it('sees hits written by another instance at its next write', async () => {
     const counters = new Counters();
     const [a, b] = [limiterOn(counters), limiterOn(counters)];

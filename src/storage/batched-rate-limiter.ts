@@ -40,6 +40,8 @@ export class BatchedRateLimiter implements RateLimiter {
   private closed = false;
   /** The latest moment a hit was counted at: held windows that ended before it are dropped. */
   private lastNowMs = 0;
+  /** Ended windows are swept when this many keys are held (so each key costs O(1) on average). */
+  private sweepAt = 1024;
 
   constructor(
     private readonly counters: CountersRepo,
@@ -53,6 +55,7 @@ export class BatchedRateLimiter implements RateLimiter {
     let slot = this.slots.get(key);
     // A later window starts afresh; an earlier one (a clock stepped back) counts in the held one.
     if (!slot || start > slot.start) {
+      if (this.slots.size >= this.sweepAt) this.sweep();
       slot = { start, end, known: 0, held: 0 };
       this.slots.set(key, slot);
     } else {
@@ -87,10 +90,10 @@ export class BatchedRateLimiter implements RateLimiter {
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.sweep();
     const due: Array<{ key: string; slot: Slot; by: number }> = [];
     for (const [key, slot] of this.slots) {
-      if (slot.end * 1000 <= this.lastNowMs) this.slots.delete(key);
-      else if (slot.held > 0) {
+      if (slot.held > 0) {
         due.push({ key, slot, by: slot.held });
         slot.held = 0;
       }
@@ -114,6 +117,17 @@ export class BatchedRateLimiter implements RateLimiter {
     this.closed = true;
     // A database that fails now loses at most one FLUSH_MS of counts; closing must not fail for it.
     await this.flush().catch(() => undefined);
+  }
+
+  /** How many keys' windows are held here (for tests of the bound). */
+  get size(): number {
+    return this.slots.size;
+  }
+
+  /** Forgets windows that have ended: of a user who stopped calling, of a key always written. */
+  private sweep(): void {
+    for (const [key, slot] of this.slots) if (slot.end * 1000 <= this.lastNowMs) this.slots.delete(key);
+    this.sweepAt = Math.max(1024, 2 * this.slots.size);
   }
 
   private schedule(): void {
