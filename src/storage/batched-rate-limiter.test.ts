@@ -10,6 +10,17 @@ class Counters implements CountersRepo {
   readonly rows = new Map<string, { start: number; end: number; count: number }>();
   statements = 0;
   failing = false;
+  /** Statements numbered here (from 1) fail. */
+  readonly failingStatements = new Set<number>();
+  /** Each statement answers a turn of the event loop later, as a database does. */
+  slow = false;
+
+  private async statement(): Promise<void> {
+    this.statements++;
+    const n = this.statements;
+    if (this.slow) await new Promise((r) => setImmediate(r));
+    if (this.failing || this.failingStatements.has(n)) throw new Error('database down');
+  }
 
   private add(key: string, start: number, end: number, by: number): number {
     const row = this.rows.get(key);
@@ -19,14 +30,12 @@ class Counters implements CountersRepo {
   }
 
   async hit(key: string, start: number, end: number, by = 1): Promise<number> {
-    this.statements++;
-    if (this.failing) throw new Error('database down');
+    await this.statement();
     return this.add(key, start, end, by);
   }
 
   async hitMany(hits: readonly CounterHits[]): Promise<number[]> {
-    this.statements++;
-    if (this.failing) throw new Error('database down');
+    await this.statement();
     return hits.map((h) => this.add(h.key, h.windowStart, h.windowEnd, h.by));
   }
 
@@ -132,6 +141,53 @@ describe('BatchedRateLimiter', () => {
     counters.failing = false;
     await rl.flush();
     assert.equal(counters.count('k'), 30);
+  });
+
+  it('calls arriving together while writes are on their way: still exactly the limit', async () => {
+    const counters = new Counters();
+    counters.slow = true;
+    const rl = limiterOn(counters);
+    const decisions = await Promise.all(Array.from({ length: 6500 }, () => rl.hit('k', HOUR, T0)));
+    assert.equal(decisions.filter((d) => d.allowed).length, 6400);
+    await rl.close();
+    assert.equal(counters.count('k'), 6500);
+  });
+
+  it('a flush of many keys whose second statement fails writes the rest once, later', async () => {
+    const counters = new Counters();
+    const rl = limiterOn(counters);
+    const keys = Array.from({ length: 600 }, (_, i) => `api:user:${i}`);
+    for (const k of keys) for (let i = 0; i < 3; i++) await rl.hit(k, HOUR, T0);
+    counters.failingStatements.add(counters.statements + 2);
+    await assert.rejects(rl.flush(), /database down/);
+    await rl.flush();
+    for (const k of keys) assert.equal(counters.count(k), 3, k);
+  });
+
+  it('a write that fails gives back the hits held before it', async () => {
+    const counters = new Counters();
+    const rl = limiterOn(counters);
+    for (let i = 0; i < 101; i++) await rl.hit('k', HOUR, T0);
+    counters.failing = true;
+    await assert.rejects(rl.hit('k', HOUR, T0), /database down/);
+    counters.failing = false;
+    await rl.flush();
+    assert.equal(counters.count('k'), 101, 'the first hit and the 100 held; the failed call itself was answered with an error');
+  });
+
+  it('close() waits for a flush on its way, and writes every later hit at once', async () => {
+    const counters = new Counters();
+    counters.slow = true;
+    const rl = limiterOn(counters);
+    for (let i = 0; i < 30; i++) await rl.hit('k', HOUR, T0);
+    const flushing = rl.flush();
+    await rl.close();
+    assert.equal(counters.count('k'), 30);
+    await flushing;
+    const statements = counters.statements;
+    await rl.hit('k', HOUR, T0);
+    assert.equal(counters.statements, statements + 1);
+    assert.equal(counters.count('k'), 31);
   });
 
   it('writes what it holds by itself within its flush interval', async () => {

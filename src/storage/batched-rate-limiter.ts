@@ -1,6 +1,6 @@
 import { decide, windowOf, type RateDecision, type RateLimiter } from '../lib/rate-limiter.js';
 import type { RateRule } from '../lib/rate-rule.js';
-import type { CountersRepo } from './store.js';
+import { COUNTER_HITS_PER_STATEMENT, type CountersRepo } from './store.js';
 
 const ALLOWED: RateDecision = Object.freeze({ allowed: true, retryAfterSeconds: 0 });
 
@@ -17,6 +17,14 @@ interface Slot {
   known: number;
   /** Hits allowed here and not written yet. */
   held: number;
+  /** Hits being written, whose count has not come back yet. */
+  pending: number;
+}
+
+interface Due {
+  readonly key: string;
+  readonly slot: Slot;
+  readonly by: number;
 }
 
 /**
@@ -26,18 +34,21 @@ interface Slot {
  * (docs/decisions/0006, "API limits counted in batches").
  *
  * Far from its limit, a key's hits are counted here and written together, at most FLUSH_MS later,
- * one statement for every key that has some. Close to it, every hit is written at once and decided
- * by the count the database returns, as StoreRateLimiter decides. "Far" means: fewer than
- * limit / UNWRITTEN_SHARE hits held, and the last count read plus those held at least that much
- * below the limit. So one instance is exact, and each further instance can let through at most
- * limit / UNWRITTEN_SHARE calls more per window. A limit below UNWRITTEN_SHARE is written hit by hit.
- * The first hit of a window on an instance is written at once (the count may have started
- * elsewhere). Hits held when the process dies are never written: at most one FLUSH_MS of them.
+ * one statement for up to COUNTER_HITS_PER_STATEMENT keys. Close to it, every hit is written at
+ * once and decided by the count the database returns, as StoreRateLimiter decides. "Far" means:
+ * fewer than limit / UNWRITTEN_SHARE hits held or on their way to the database, and the last
+ * count read plus those at least that much below the limit. So one instance is exact, however its
+ * calls interleave, and each further instance can let through at most limit / UNWRITTEN_SHARE
+ * calls more per window. A limit below UNWRITTEN_SHARE is written hit by hit. The first hit of a
+ * window on an instance is written at once (the count may have started elsewhere). Hits held when
+ * the process dies are never written: at most one FLUSH_MS of them.
  */
 export class BatchedRateLimiter implements RateLimiter {
   private readonly slots = new Map<string, Slot>();
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** The flush on its way, if any (close() waits for it). */
+  private flushing: Promise<void> = Promise.resolve();
   /** The latest moment a hit was counted at: held windows that ended before it are dropped. */
   private lastNowMs = 0;
   /** Ended windows are swept when this many keys are held (so each key costs O(1) on average). */
@@ -56,11 +67,14 @@ export class BatchedRateLimiter implements RateLimiter {
     // A later window starts afresh; an earlier one (a clock stepped back) counts in the held one.
     if (!slot || start > slot.start) {
       if (this.slots.size >= this.sweepAt) this.sweep();
-      slot = { start, end, known: 0, held: 0 };
+      slot = { start, end, known: 0, held: 0, pending: 0 };
       this.slots.set(key, slot);
-    } else {
+    } else if (!this.closed) {
+      // Hits being written count as unwritten until their count comes back: calls arriving
+      // together while a write is on its way must not each be judged by the count before it.
       const spare = Math.floor(rule.limit / UNWRITTEN_SHARE);
-      if (slot.held < spare && slot.known + slot.held + 1 <= rule.limit - spare) {
+      const unwritten = slot.held + slot.pending;
+      if (unwritten < spare && slot.known + unwritten + 1 <= rule.limit - spare) {
         slot.held += 1;
         this.schedule();
         return ALLOWED;
@@ -68,7 +82,17 @@ export class BatchedRateLimiter implements RateLimiter {
     }
     const by = slot.held + 1;
     slot.held = 0;
-    const count = await this.counters.hit(key, slot.start, slot.end, by);
+    slot.pending += by;
+    let count: number;
+    try {
+      count = await this.counters.hit(key, slot.start, slot.end, by);
+    } catch (err) {
+      // The hits held before this one were allowed: the next write takes them.
+      slot.held += by - 1;
+      throw err;
+    } finally {
+      slot.pending -= by;
+    }
     if (count > slot.known) slot.known = count;
     return decide(count, rule, slot.end, nowMs);
   }
@@ -83,38 +107,37 @@ export class BatchedRateLimiter implements RateLimiter {
   }
 
   /**
-   * Writes every held hit, in one statement per 250 keys, and forgets windows that have ended
-   * (what they held limits nothing any more). A write that fails gives its hits back to be
-   * written at the next flush.
+   * Writes every held hit, in one statement per COUNTER_HITS_PER_STATEMENT keys, and forgets
+   * windows that have ended (what they held limits nothing any more). A statement that fails
+   * gives its hits back to be written at the next flush; the others stay written.
    */
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.sweep();
-    const due: Array<{ key: string; slot: Slot; by: number }> = [];
+    const due: Due[] = [];
     for (const [key, slot] of this.slots) {
       if (slot.held > 0) {
         due.push({ key, slot, by: slot.held });
+        slot.pending += slot.held;
         slot.held = 0;
       }
     }
     if (due.length === 0) return;
-    try {
-      const counts = await this.counters.hitMany(due.map(({ key, slot, by }) => ({ key, windowStart: slot.start, windowEnd: slot.end, by })));
-      due.forEach(({ slot }, i) => {
-        const count = counts[i] ?? 0;
-        if (count > slot.known) slot.known = count;
-      });
-    } catch (err) {
-      for (const { slot, by } of due) slot.held += by;
-      this.schedule();
-      throw err;
-    }
+    const writing = this.write(due);
+    const before = this.flushing;
+    this.flushing = writing.then(
+      () => before,
+      () => before,
+    );
+    await writing;
   }
 
   /** Writes what is held and stops the timer (the server is closing; the database is still open). */
   async close(): Promise<void> {
+    // From here on every hit is written at once: nothing would write what is held later.
     this.closed = true;
+    await this.flushing;
     // A database that fails now loses at most one FLUSH_MS of counts; closing must not fail for it.
     await this.flush().catch(() => undefined);
   }
@@ -128,6 +151,29 @@ export class BatchedRateLimiter implements RateLimiter {
   private sweep(): void {
     for (const [key, slot] of this.slots) if (slot.end * 1000 <= this.lastNowMs) this.slots.delete(key);
     this.sweepAt = Math.max(1024, 2 * this.slots.size);
+  }
+
+  private async write(due: readonly Due[]): Promise<void> {
+    let failed: unknown = null;
+    for (let i = 0; i < due.length; i += COUNTER_HITS_PER_STATEMENT) {
+      const part = due.slice(i, i + COUNTER_HITS_PER_STATEMENT);
+      try {
+        const counts = await this.counters.hitMany(part.map(({ key, slot, by }) => ({ key, windowStart: slot.start, windowEnd: slot.end, by })));
+        part.forEach(({ slot }, j) => {
+          const count = counts[j] ?? 0;
+          if (count > slot.known) slot.known = count;
+        });
+      } catch (err) {
+        for (const { slot, by } of part) slot.held += by;
+        failed ??= err;
+      } finally {
+        for (const { slot, by } of part) slot.pending -= by;
+      }
+    }
+    if (failed !== null) {
+      this.schedule();
+      throw failed;
+    }
   }
 
   private schedule(): void {

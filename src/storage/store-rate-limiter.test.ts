@@ -31,6 +31,6 @@ async function openLimiter(make: (store: Store) => RateLimiter): Promise<{ limit
 
 // The database-backed limiters, which instances sharing PostgreSQL use, held to the same cases as
 // the in-memory one: on SQLite here, on PostgreSQL in the second pass (TEST_STORE=postgres). The
-// contract's limits are all below UNWRITTEN_SHARE, which the batched one writes hit by hit.
+// batched one writes the contract's small limits hit by hit and its limit of 640 in batches.
 rateLimiterContract(`database-backed (${where})`, () => openLimiter((store) => new StoreRateLimiter(store)));
 rateLimiterContract(`database-backed in batches (${where})`, () => openLimiter((store) => new BatchedRateLimiter(store.counters)));

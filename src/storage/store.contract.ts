@@ -4,6 +4,7 @@ import { nextStamp } from '../lib/clock.js';
 import { pruneExpired } from './prune.js';
 import { newTask } from '../../test/factories.js';
 import {
+  COUNTER_HITS_PER_STATEMENT,
   PREF_NAMES,
   STAMP_NAMES,
   UniqueViolation,
@@ -488,11 +489,13 @@ export function storeContract(label: string, open: OpenStore): void {
         assert.deepEqual(await store.counters.hitMany([]), []);
       });
 
-      it('hitMany of more keys than one statement holds counts them all', async () => {
-        const hits = Array.from({ length: 601 }, (_, i) => ({ key: key(`many-${600 - i}`), windowStart: 100, windowEnd: 160, by: i + 1 }));
+      it('hitMany counts as many keys as one statement holds, and refuses more (counting none)', async () => {
+        const hits = Array.from({ length: COUNTER_HITS_PER_STATEMENT }, (_, i) => ({ key: key(`many-${249 - i}`), windowStart: 100, windowEnd: 160, by: i + 1 }));
         assert.deepEqual(await store.counters.hitMany(hits), hits.map((h) => h.by));
         assert.deepEqual(await store.counters.hitMany(hits), hits.map((h) => 2 * h.by));
-        assert.equal(await store.counters.peek(key('many-0'), 100), 2 * 601);
+        assert.equal(await store.counters.peek(key('many-0'), 100), 2 * 250);
+        await assert.rejects(store.counters.hitMany([...hits, { key: key('one-more'), windowStart: 100, windowEnd: 160, by: 1 }]), RangeError);
+        assert.equal(await store.counters.peek(key('many-0'), 100), 2 * 250);
       });
 
       it('concurrent hitMany of the same keys all count (and do not deadlock)', async () => {

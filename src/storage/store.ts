@@ -399,6 +399,9 @@ export interface Repos {
 }
 
 /** Fixed-window event counters shared by every instance of the server (rate limits). */
+/** The most keys CountersRepo.hitMany takes: 4 parameters each, far below either database's limit. */
+export const COUNTER_HITS_PER_STATEMENT = 250;
+
 /** Events of one key to count at once (CountersRepo.hitMany). */
 export interface CounterHits {
   readonly key: string;
@@ -410,7 +413,10 @@ export interface CounterHits {
 export interface CountersRepo {
   /** Counts `by` events (default 1) for `key` in the window [start, end); returns the window's count so far. */
   hit(key: string, windowStart: number, windowEnd: number, by?: number): Promise<number>;
-  /** hit() for several keys (each once) in few statements; the counts come back in the order given. */
+  /**
+   * hit() for several keys (each once, at most COUNTER_HITS_PER_STATEMENT) in one statement, so
+   * all are counted or none; the counts come back in the order given.
+   */
   hitMany(hits: readonly CounterHits[]): Promise<number[]>;
   /** The count of `key` in the window that starts at `windowStart` (0 when none). */
   peek(key: string, windowStart: number): Promise<number>;

@@ -1,4 +1,4 @@
-import type { CounterHits, CountersRepo } from '../store.js';
+import { COUNTER_HITS_PER_STATEMENT, type CounterHits, type CountersRepo } from '../store.js';
 import type { SqlDb } from './db.js';
 
 const UPSERT = 'INSERT INTO rate_counters (key, window_start, window_end, count) VALUES';
@@ -7,8 +7,6 @@ const ON_CONFLICT = `ON CONFLICT (key) DO UPDATE SET
   count = CASE WHEN excluded.window_start > rate_counters.window_start THEN excluded.count ELSE rate_counters.count + excluded.count END,
   window_start = CASE WHEN excluded.window_start > rate_counters.window_start THEN excluded.window_start ELSE rate_counters.window_start END,
   window_end = CASE WHEN excluded.window_start > rate_counters.window_start THEN excluded.window_end ELSE rate_counters.window_end END`;
-/** Keys per statement of hitMany: 4 parameters each, far below either database's limit. */
-const HITS_PER_STATEMENT = 250;
 
 /**
  * Fixed-window counters shared by every instance (rate limits). One row per key holds its current
@@ -26,20 +24,17 @@ export class SqlCounters implements CountersRepo {
   }
 
   async hitMany(hits: readonly CounterHits[]): Promise<number[]> {
-    const counts = new Map<string, number>();
-    // Rows are locked in key order, in every statement of every instance, so that two flushes
-    // holding some of the same keys cannot each wait for the other (a deadlock on PostgreSQL).
+    if (hits.length === 0) return [];
+    if (hits.length > COUNTER_HITS_PER_STATEMENT) throw new RangeError(`hitMany: ${hits.length} keys, at most ${COUNTER_HITS_PER_STATEMENT} in one statement`);
+    // The rows are locked in key order, so that two instances' statements holding some of the
+    // same keys cannot each wait for the other (a deadlock on PostgreSQL).
     const sorted = [...hits].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    for (let i = 0; i < sorted.length; i += HITS_PER_STATEMENT) {
-      const part = sorted.slice(i, i + HITS_PER_STATEMENT);
-      const values = part.map(() => '(?, ?, ?, ?)').join(', ');
-      // Its text varies with the number of keys: it is never kept prepared (SqlDb.allRawUnnamed).
-      const rows = await this.db.allRawUnnamed(
-        `${UPSERT} ${values} ${ON_CONFLICT} RETURNING key, count`,
-        ...part.flatMap((h) => [h.key, h.windowStart, h.windowEnd, h.by]),
-      );
-      for (const [key, count] of rows) counts.set(String(key), Number(count));
-    }
+    // Its text varies with the number of keys: it is never kept prepared (SqlDb.allRawUnnamed).
+    const rows = await this.db.allRawUnnamed(
+      `${UPSERT} ${sorted.map(() => '(?, ?, ?, ?)').join(', ')} ${ON_CONFLICT} RETURNING key, count`,
+      ...sorted.flatMap((h) => [h.key, h.windowStart, h.windowEnd, h.by]),
+    );
+    const counts = new Map(rows.map(([key, count]) => [String(key), Number(count)]));
     return hits.map((h) => counts.get(h.key) ?? 0);
   }
 
