@@ -121,8 +121,16 @@ export interface Dialect {
    * query around it would copy its expressions, subqueries and all; SQLite takes ''.
    */
   readonly fence: string;
-  /** An index hint for SQLite (`INDEXED BY`); PostgreSQL's planner takes none. */
-  indexHint(index: string): string;
+  /**
+   * The rows of `table` (as `t`) that `filter` keeps, read along `index` (by account and
+   * modification time), for a range read (`after=`, `before=`) ordered by id: FROM's first item
+   * and what is left to put in WHERE. SQLite names the index (`INDEXED BY`): with statistics it
+   * may prefer walking all of an account's rows by id, to skip a sort. PostgreSQL filters in a
+   * subquery of its own (OFFSET 0), which has no order to keep, so even a plan made for any values
+   * (a generic plan) reads along the index instead of walking the account by id (28-38 ms against
+   * 0.05 on 80,000 tasks).
+   */
+  rangeRead(table: string, index: string, filter: string): { readonly from: string; readonly where: string | null };
   /**
    * How a wide row (listing tasks) is read fastest: the select expressions for `columns` (a list
    * of `count`), how many values of the answer's row they take, and the column values back.

@@ -28,7 +28,7 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     accountLinks: new SqlAccountLinks(db),
     tasks: new SqlTasks(db, dialect),
     organizers: new SqlOrganizers(db, dialect),
-    documents: new SqlDocuments(db),
+    documents: new SqlDocuments(db, dialect),
     attachments: new SqlAttachments(db),
     imports: new SqlImports(db),
     sharing: new SqlSharing(db),

@@ -296,10 +296,11 @@ export class SqlTasks implements TasksRepo {
     if (q.comp === 1) where.push('t.completed > 0');
     if (q.where !== undefined) where.push(filterSql(q.where, params, this.dialect));
     const filter = where.join(' AND ');
-    // Incremental sync must cost the same whatever the account's size. With statistics, SQLite
-    // may prefer walking all of an account's rows by id (to skip a sort) over the modified index;
-    // naming the index keeps `after=`/`before=` reads proportional to what changed.
-    const byModified = (q.after !== undefined || q.before !== undefined) && q.id === undefined ? this.dialect.indexHint('tasks_by_modified') : '';
+    // Incremental sync must cost the same whatever the account's size: `after=`/`before=` reads
+    // go along the modified index (Dialect.rangeRead), proportional to what changed.
+    const ranged = (q.after !== undefined || q.before !== undefined) && q.id === undefined;
+    const source = ranged ? this.dialect.rangeRead('tasks', 'tasks_by_modified', filter) : { from: 'tasks t', where: filter };
+    const whereClause = source.where === null ? '' : `WHERE ${source.where}`;
     const meta = q.metaFor !== undefined ? 'LEFT JOIN task_meta m ON m.user_pk = t.user_pk AND m.task_id = t.id AND m.client_pk = ?' : '';
     const kept = xml ? 'LEFT JOIN task_xml kx ON kx.user_pk = t.user_pk AND kx.task_id = t.id' : '';
     const join = `${meta} ${sharing ? SHARING_JOIN : ''} ${kept}`;
@@ -310,16 +311,19 @@ export class SqlTasks implements TasksRepo {
       num,
       all,
       /** The rows' FROM … LIMIT tail, for a statement of the caller's select list. */
-      from: `FROM tasks t ${byModified} ${join} WHERE ${filter} ORDER BY t.id LIMIT ? OFFSET ?`,
-      /** The rows' parameters, in the order of the tail's placeholders. */
-      params: [...(q.metaFor !== undefined ? [q.metaFor] : []), ...params, num, q.start],
+      from: `FROM ${source.from} ${join} ${whereClause} ORDER BY t.id LIMIT ? OFFSET ?`,
+      /** The rows' parameters, in the order of the tail's placeholders (the filter's inside FROM or after the joins). */
+      params:
+        source.where === null
+          ? [...params, ...(q.metaFor !== undefined ? [q.metaFor] : []), num, q.start]
+          : [...(q.metaFor !== undefined ? [q.metaFor] : []), ...params, num, q.start],
       // A first page that holds every match needs no separate count (the common incremental sync);
       // without a filter the total is the account's kept count (count()), where counting the rows
       // of an account of 80,000 tasks took PostgreSQL 29 ms.
       total: async (got: number): Promise<number> => {
         if (q.start === 0 && got < num) return got;
         if (where.length === 1) return this.count(userPk);
-        return Number((await all(`SELECT count(*) FROM tasks t ${byModified} WHERE ${filter}`, ...params))[0]?.[0] ?? 0);
+        return Number((await all(`SELECT count(*) FROM ${source.from} ${whereClause}`, ...params))[0]?.[0] ?? 0);
       },
     };
   }
