@@ -22,27 +22,22 @@ export interface PostgresOptions {
 const MIGRATION_LOCK = 0x7469636b;
 
 /**
- * The URL with `plan_cache_mode = force_custom_plan` among the connection's startup options (kept
- * beside any the URL already has). Statements are prepared once per connection, but planned for
- * the values of each run: after five runs PostgreSQL would otherwise switch to a generic plan,
- * which for `after=` reads walked all of an account's tasks by id (28-38 ms on 80,000 tasks,
- * against 0.05 ms).
+ * The URL with `plan_cache_mode = force_generic_plan` among the connection's startup options (kept
+ * beside any the URL already has): every statement is planned once per connection, for any
+ * values. Planning for each run's values cost PostgreSQL more than running the statement (the
+ * `after=` fetch: 552 against 220 µs a call; a 50-row insert: a third of tasks/add), and
+ * PostgreSQL's own choice (`auto`) kept planning the small accounts' reads. So the statements are
+ * written for a plan that serves every value (docs/decisions/0009): range reads filter in a
+ * subquery read along the modified index (Dialect.rangeRead; a plan for any values once walked all
+ * of an account's tasks by id, 28-38 ms on 80,000 tasks against 0.05), and a condition that a
+ * partial index needs is stated (`parent <> 0`, `folder <> 0`).
  */
-function withCustomPlans(url: string): string {
+function withGenericPlans(url: string): string {
   const u = new URL(url);
-  const options = [u.searchParams.get('options'), '-c plan_cache_mode=force_custom_plan'].filter(Boolean).join(' ');
+  const options = [u.searchParams.get('options'), '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' ');
   u.searchParams.set('options', options);
   return u.toString();
 }
-
-/**
- * A write transaction's statements may use generic plans (PostgreSQL's default, \`auto\`): they
- * write rows and read them by key, so one plan serves every value, and planning a 50-row insert on
- * every call cost a third of tasks/add on PostgreSQL (491 → 754 calls/s without it, same run).
- * The reads outside transactions keep \`force_custom_plan\` (withCustomPlans). One round trip still:
- * both statements go in one simple query.
- */
-const BEGIN = 'BEGIN; SET LOCAL plan_cache_mode = auto';
 
 /** Deadlock and serialization failure: safe to run the whole transaction again. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -63,7 +58,7 @@ export class PostgresStore implements Store {
   private readonly accounts: SqlAccounts;
 
   constructor(options: PostgresOptions) {
-    this.pool = new pg.Pool({ connectionString: withCustomPlans(options.url), max: options.poolSize, types: pgTypes });
+    this.pool = new pg.Pool({ connectionString: withGenericPlans(options.url), max: options.poolSize, types: pgTypes });
     // An idle connection's error (the server restarted) must not crash the process; the pool
     // replaces the connection and the next query reports any lasting failure.
     this.pool.on('error', () => undefined);
@@ -99,7 +94,7 @@ export class PostgresStore implements Store {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query(BEGIN);
+      await client.query('BEGIN');
       const result = await fn(client);
       await client.query('COMMIT');
       return result;

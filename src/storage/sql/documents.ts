@@ -11,7 +11,7 @@ import type {
   Note,
   Outline,
 } from '../store.js';
-import type { SqlDb, SqlParam } from './db.js';
+import type { Dialect, SqlDb, SqlParam } from './db.js';
 
 type DbRow = Record<string, unknown>;
 
@@ -25,6 +25,8 @@ interface Table<K extends DocumentKind> {
   readonly toValues: (record: DocumentTypes[K]) => SqlParam[];
   /** The column holding the parent's id (rows: their list), for filters. */
   readonly parent?: string;
+  /** The index by account (and parent) and modification time, for range reads. */
+  readonly byModified: string;
 }
 
 const num = (v: unknown): number => Number(v);
@@ -32,6 +34,7 @@ const json = <T>(v: unknown): T => JSON.parse(v as string) as T;
 
 const NOTES: Table<'note'> = {
   table: 'notes',
+  byModified: 'notes_by_modified',
   columns: ['id', 'title', 'text', 'folder', 'private', 'added', 'modified'],
   toRecord: (r): Note => ({
     id: num(r['id']),
@@ -47,6 +50,7 @@ const NOTES: Table<'note'> = {
 
 const OUTLINES: Table<'outline'> = {
   table: 'outlines',
+  byModified: 'outlines_by_modified',
   columns: ['id', 'ref', 'title', 'keywords', 'note', 'hidden', 'version', 'added', 'modified', 'nodes'],
   toRecord: (r): Outline => ({
     id: r['id'] as string,
@@ -65,6 +69,7 @@ const OUTLINES: Table<'outline'> = {
 
 const LISTS: Table<'list'> = {
   table: 'lists',
+  byModified: 'lists_by_modified',
   columns: ['id', 'ref', 'title', 'keywords', 'note', 'version', 'added', 'modified', 'cols', 'next_col'],
   computed: '(SELECT count(*) FROM list_rows r WHERE r.user_pk = t.user_pk AND r.list_id = t.id) AS row_count',
   toRecord: (r): List => ({
@@ -85,6 +90,7 @@ const LISTS: Table<'list'> = {
 
 const ROWS: Table<'row'> = {
   table: 'list_rows',
+  byModified: 'list_rows_by_list',
   columns: ['id', 'list_id', 'ref', 'version', 'added', 'modified', 'cells'],
   parent: 'list_id',
   toRecord: (r): ListRow => ({
@@ -127,7 +133,10 @@ function insertStatement(t: Pick<Table<DocumentKind>, 'table' | 'columns'>, size
 }
 
 export class SqlDocuments implements DocumentsRepo {
-  constructor(private readonly db: SqlDb) {}
+  constructor(
+    private readonly db: SqlDb,
+    private readonly dialect: Dialect,
+  ) {}
 
   async page<K extends DocumentKind>(userPk: number, kind: K, q: DocumentQuery): Promise<DocumentPage<K>> {
     const t = tableOf(kind);
@@ -139,16 +148,14 @@ export class SqlDocuments implements DocumentsRepo {
     if (q.after !== undefined) where.push('t.modified > ?'), params.push(q.after);
     if (q.before !== undefined) where.push('t.modified < ?'), params.push(q.before);
     const filter = where.join(' AND ');
+    // A range read goes along the modified index (Dialect.rangeRead), as the tasks' do.
+    const ranged = (q.after !== undefined || q.before !== undefined) && q.id === undefined;
+    const source = ranged ? this.dialect.rangeRead(t.table, t.byModified, filter) : { from: `${t.table} t`, where: filter };
+    const from = `FROM ${source.from}${source.where === null ? '' : ` WHERE ${source.where}`}`;
     const numRows = Math.max(0, q.num);
-    const rows =
-      numRows === 0
-        ? []
-        : await this.db.all<DbRow>(`SELECT ${selectList(t)} FROM ${t.table} t WHERE ${filter} ORDER BY t.id LIMIT ? OFFSET ?`, ...params, numRows, q.start);
+    const rows = numRows === 0 ? [] : await this.db.all<DbRow>(`SELECT ${selectList(t)} ${from} ORDER BY t.id LIMIT ? OFFSET ?`, ...params, numRows, q.start);
     // A first page that holds every match needs no separate count.
-    const total =
-      q.start === 0 && rows.length < numRows
-        ? rows.length
-        : num((await this.db.get<{ n: number }>(`SELECT count(*) AS n FROM ${t.table} t WHERE ${filter}`, ...params))?.n);
+    const total = q.start === 0 && rows.length < numRows ? rows.length : num((await this.db.get<{ n: number }>(`SELECT count(*) AS n ${from}`, ...params))?.n);
     return { total, items: rows.map((r) => t.toRecord(r)) };
   }
 
@@ -241,7 +248,8 @@ export class SqlDocuments implements DocumentsRepo {
   }
 
   async hasFolder(userPk: number, folder: number): Promise<boolean> {
-    return (await this.db.get('SELECT 1 AS x FROM notes WHERE user_pk = ? AND folder = ? LIMIT 1', userPk, folder)) !== undefined;
+    // `folder <> 0` (folder ids are positive) lets a plan made for any folder use notes_by_folder.
+    return (await this.db.get('SELECT 1 AS x FROM notes WHERE user_pk = ? AND folder = ? AND folder <> 0 LIMIT 1', userPk, folder)) !== undefined;
   }
 
   async countByFolder(userPk: number): Promise<Map<number, number>> {
@@ -251,6 +259,6 @@ export class SqlDocuments implements DocumentsRepo {
   }
 
   async clearFolder(userPk: number, folder: number, stamp: number): Promise<number> {
-    return this.db.run('UPDATE notes SET folder = 0, modified = ? WHERE user_pk = ? AND folder = ?', stamp, userPk, folder);
+    return this.db.run('UPDATE notes SET folder = 0, modified = ? WHERE user_pk = ? AND folder = ? AND folder <> 0', stamp, userPk, folder);
   }
 }
