@@ -157,7 +157,7 @@ if (base) {
       }
     });
 
-    it('plans each statement once for any values, and that plan of an after= read still reads along tasks_by_modified', async () => {
+    it('plans as PostgreSQL chooses, and a plan for any values of an after= read still reads along tasks_by_modified', async () => {
       const db = await freshSchema(base);
       const store = new PostgresStore({ url: db.url, poolSize: 2 });
       try {
@@ -170,17 +170,19 @@ if (base) {
         // A connection of the store's own pool, prepared and run the way the adapter runs statements.
         const client = await (store as unknown as { pool: import('pg').Pool }).pool.connect();
         try {
-          assert.equal((await client.query('SHOW plan_cache_mode')).rows[0]?.plan_cache_mode, 'force_generic_plan');
+          assert.equal((await client.query('SHOW plan_cache_mode')).rows[0]?.plan_cache_mode, 'auto');
           await client.query('ANALYZE tasks');
           // The range read as the tasks' statements write it (Dialect.rangeRead), planned once for
           // any values: without the subquery, that plan walked the account by id.
           const range = pgDialect.rangeRead('tasks', 'tasks_by_modified', 't.user_pk = $1 AND t.modified > $2');
           await client.query(`PREPARE q(bigint, bigint, bigint) AS SELECT t.id FROM ${range.from} ORDER BY t.id LIMIT $3`);
+          await client.query('SET plan_cache_mode = force_generic_plan');
           const plan = (await client.query(`EXPLAIN EXECUTE q(${account.pk}, 1500, 1000)`)).rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
           assert.match(plan, /tasks_by_modified/, plan);
           assert.doesNotMatch(plan, /tasks_pkey/, plan);
         } finally {
           await client.query('DEALLOCATE ALL').catch(() => undefined);
+          await client.query('RESET plan_cache_mode').catch(() => undefined);
           client.release();
         }
       } finally {

@@ -22,22 +22,17 @@ export interface PostgresOptions {
 const MIGRATION_LOCK = 0x7469636b;
 
 /**
- * The URL with `plan_cache_mode = force_generic_plan` among the connection's startup options (kept
- * beside any the URL already has): every statement is planned once per connection, for any
- * values. Planning for each run's values cost PostgreSQL more than running the statement (the
- * `after=` fetch: 552 against 220 µs a call; a 50-row insert: a third of tasks/add), and
- * PostgreSQL's own choice (`auto`) kept planning the small accounts' reads. So the statements are
- * written for a plan that serves every value (docs/decisions/0009): range reads filter in a
- * subquery read along the modified index (Dialect.rangeRead; a plan for any values once walked all
- * of an account's tasks by id, 28-38 ms on 80,000 tasks against 0.05), and a condition that a
- * partial index needs is stated (`parent <> 0`, `folder <> 0`).
+ * Statements are planned as PostgreSQL chooses by default (`auto`): for each run's values at
+ * first, then once for any values where that plan is estimated to cost no more. Connections used
+ * to force a plan for each run's values, because a plan for any values made range reads walk all
+ * of an account's tasks by id (28-38 ms on 80,000 tasks against 0.05 ms), and planning the `after=`
+ * fetch then cost PostgreSQL more than running it (552 against 220 µs a call). Range reads now
+ * filter in a subquery that reads along the modified index whatever the values (Dialect.rangeRead),
+ * and a partial index's condition is written out (`parent <> 0`, `folder <> 0`). Forcing one plan
+ * for any values everywhere was measured and not kept (docs/decisions/0009): statements sent
+ * unnamed (saved searches) would lose their values' estimates, and with a few accounts of very
+ * different sizes an estimate made without values can choose to read the whole table.
  */
-function withGenericPlans(url: string): string {
-  const u = new URL(url);
-  const options = [u.searchParams.get('options'), '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' ');
-  u.searchParams.set('options', options);
-  return u.toString();
-}
 
 /** Deadlock and serialization failure: safe to run the whole transaction again. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -58,7 +53,7 @@ export class PostgresStore implements Store {
   private readonly accounts: SqlAccounts;
 
   constructor(options: PostgresOptions) {
-    this.pool = new pg.Pool({ connectionString: withGenericPlans(options.url), max: options.poolSize, types: pgTypes });
+    this.pool = new pg.Pool({ connectionString: options.url, max: options.poolSize, types: pgTypes });
     // An idle connection's error (the server restarted) must not crash the process; the pool
     // replaces the connection and the next query reports any lasting failure.
     this.pool.on('error', () => undefined);

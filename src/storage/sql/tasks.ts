@@ -98,8 +98,8 @@ const SHARING_FIELDS: ReadonlySet<PublicTaskField> = new Set(['shared', 'sharedo
 const TEXT_FIELDS: ReadonlySet<PublicTaskField> = new Set(['title', 'tag', 'repeat', 'note', 'meta']);
 /*
  * The subqueries below read one or two tables each, with scalar subqueries where a wider join
- * would do: for a custom plan PostgreSQL plans every subquery of the statement on each call, rows
- * or not, and a join of three or four tables costs it more to plan than as many one-table lookups
+ * would do: where PostgreSQL plans a statement for each call's values, it plans every subquery on
+ * each call, rows or not, and a join of three or four tables costs it more to plan than as many one-table lookups
  * (planning an all-fields after= read: 0.55–0.70 → 0.41–0.51 ms; the links alone 0.16 → 0.07 ms).
  */
 /** The owner of the row's share. */
@@ -281,7 +281,7 @@ export class SqlTasks implements TasksRepo {
   }
 
   /**
-   * What page(), pageWritten() and scan() share: the filter, the index hint, and the total. With
+   * What page(), pageWritten() and scan() share: the filter, the range read, and the total. With
    * `sharing`, the rows come with their membership of a joint task; with `xml`, with their kept
    * XML (`kx`).
    */
