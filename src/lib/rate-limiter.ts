@@ -20,7 +20,8 @@ export interface RateLimiter {
   close?(): Promise<void>;
 }
 
-const ALLOWED: RateDecision = Object.freeze({ allowed: true, retryAfterSeconds: 0 });
+/** The answer to a hit within its rule (shared by every limiter). */
+export const ALLOWED: RateDecision = Object.freeze({ allowed: true, retryAfterSeconds: 0 });
 
 /** Window bounds in whole seconds for `nowMs`. */
 export function windowOf(rule: RateRule, nowMs: number): { start: number; end: number } {

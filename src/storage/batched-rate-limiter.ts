@@ -1,8 +1,6 @@
-import { decide, windowOf, type RateDecision, type RateLimiter } from '../lib/rate-limiter.js';
+import { ALLOWED, decide, windowOf, type RateDecision, type RateLimiter } from '../lib/rate-limiter.js';
 import type { RateRule } from '../lib/rate-rule.js';
 import { COUNTER_HITS_PER_STATEMENT, type CountersRepo } from './store.js';
-
-const ALLOWED: RateDecision = Object.freeze({ allowed: true, retryAfterSeconds: 0 });
 
 /** An instance counts at most 1/SHARE of a limit per key that the database has not heard of yet. */
 export const UNWRITTEN_SHARE = 64;

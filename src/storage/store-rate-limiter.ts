@@ -1,8 +1,6 @@
-import { decide, windowOf, type RateDecision, type RateLimiter } from '../lib/rate-limiter.js';
+import { ALLOWED, decide, windowOf, type RateDecision, type RateLimiter } from '../lib/rate-limiter.js';
 import type { RateRule } from '../lib/rate-rule.js';
 import type { Store } from './store.js';
-
-const ALLOWED: RateDecision = Object.freeze({ allowed: true, retryAfterSeconds: 0 });
 
 /**
  * Rate limits whose counters live in the database, so that several instances serving one user in

@@ -398,7 +398,6 @@ export interface Repos {
   readonly sharing: SharingRepo;
 }
 
-/** Fixed-window event counters shared by every instance of the server (rate limits). */
 /** The most keys CountersRepo.hitMany takes: 4 parameters each, far below either database's limit. */
 export const COUNTER_HITS_PER_STATEMENT = 250;
 
@@ -410,6 +409,7 @@ export interface CounterHits {
   readonly by: number;
 }
 
+/** Fixed-window event counters shared by every instance of the server (rate limits). */
 export interface CountersRepo {
   /** Counts `by` events (default 1) for `key` in the window [start, end); returns the window's count so far. */
   hit(key: string, windowStart: number, windowEnd: number, by?: number): Promise<number>;

@@ -98,9 +98,9 @@ const SHARING_FIELDS: ReadonlySet<PublicTaskField> = new Set(['shared', 'sharedo
 const TEXT_FIELDS: ReadonlySet<PublicTaskField> = new Set(['title', 'tag', 'repeat', 'note', 'meta']);
 /*
  * The subqueries below read one or two tables each, with scalar subqueries where a wider join
- * would do: where PostgreSQL plans a statement for each call's values, it plans every subquery on
- * each call, rows or not, and a join of three or four tables costs it more to plan than as many one-table lookups
- * (planning an all-fields after= read: 0.55–0.70 → 0.41–0.51 ms; the links alone 0.16 → 0.07 ms).
+ * would do: where PostgreSQL plans a statement for each call's values, it plans every subquery
+ * on each call, rows or not, and a join of three or four tables costs it more to plan than as
+ * many one-table lookups (planning an all-fields after= read: 0.55–0.70 → 0.41–0.51 ms; the links alone 0.16 → 0.07 ms).
  */
 /** The owner of the row's share. */
 const SHARE_OWNER = '(SELECT sh.user_pk FROM shares sh WHERE sh.pk = s.share_pk)';
