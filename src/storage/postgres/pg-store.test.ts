@@ -281,6 +281,54 @@ if (base) {
       }
     });
 
+    it("account/get's settled read locks no row, and a writer that held the account's row before lock() cannot deadlock", async () => {
+      const db = await freshSchema(base);
+      const store = new PostgresStore({ url: db.url, poolSize: 4 });
+      try {
+        await store.migrate();
+        const account = await store.transaction((tx) => tx.accounts.create(newAccount('tdsettled', 1)));
+        const xmax = async () => {
+          const client = new pg.Client({ connectionString: db.url });
+          await client.connect();
+          try {
+            return String((await client.query('SELECT xmax::text AS x FROM accounts WHERE pk = $1', [account.pk])).rows[0]?.x);
+          } finally {
+            await client.end();
+          }
+        };
+        for (let i = 0; i < 3; i++) assert.equal((await store.settledAccount(account.pk, { now: () => 0 }))?.account.pk, account.pk);
+        // A row lock writes its locker's transaction id into the row (FOR SHARE did, on every read).
+        assert.equal(await xmax(), '0', 'no lock was written into the row');
+
+        // The first writer holds the row (an UPDATE) before its lock(); the second asks lock() in
+        // between. Marking the account before its row lock would make each wait for the other.
+        const attempts = { first: 0, second: 0 };
+        let release = (): void => undefined;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let rowHeld = (): void => undefined;
+        const isRowHeld = new Promise<void>((resolve) => (rowHeld = resolve));
+        const first = store.transaction(async (tx) => {
+          attempts.first++;
+          await tx.accounts.touch(account.pk, ['lastedit_task'], 1000);
+          rowHeld();
+          await held;
+          return (await tx.accounts.lock(account.pk))?.stamps.lastedit_task;
+        });
+        await isRowHeld;
+        const second = store.transaction(async (tx) => {
+          attempts.second++;
+          return (await tx.accounts.lock(account.pk))?.stamps.lastedit_task;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        release();
+        assert.deepEqual(await Promise.all([first, second]), [1000, 1000]);
+        assert.deepEqual(attempts, { first: 1, second: 1 }, 'neither was rolled back as a deadlock and run again');
+      } finally {
+        await store.close();
+        await db.drop();
+      }
+    });
+
     it('concurrent writers of one account on two stores (two instances) never share an id, and the stamp keeps the latest second', async () => {
       const db = await freshSchema(base);
       const a = new PostgresStore({ url: db.url, poolSize: 4 });

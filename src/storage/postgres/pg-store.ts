@@ -60,7 +60,7 @@ export class PostgresStore implements Store {
     const db = new PgDb(this.pool);
     this.read = makeRepos(db, pgDialect, false);
     this.counters = new SqlCounters(db);
-    this.accounts = new SqlAccounts(db, pgDialect, () => '');
+    this.accounts = new SqlAccounts(db, pgDialect, false);
   }
 
   async settledAccount(pk: number, clock: Clock): Promise<SettledAccount | null> {

@@ -12,7 +12,7 @@ import {
   type StampName,
   type Stamps,
 } from '../store.js';
-import { matchable, translateUnique, type Dialect, type LockRows, type SqlDb } from './db.js';
+import { matchable, translateUnique, type Dialect, type SqlDb } from './db.js';
 
 const COLUMN_LIST = ['pk', 'userid', 'email', 'alias', 'pro', ...PREF_NAMES, ...STAMP_NAMES, 'created_at', 'is_admin'] as const;
 const COLUMNS = COLUMN_LIST.join(', ');
@@ -44,8 +44,8 @@ export class SqlAccounts implements AccountsRepo {
   constructor(
     private readonly db: SqlDb,
     private readonly dialect: Dialect,
-    /** Inside a transaction: reads that precede a write lock their rows (PostgreSQL). */
-    private readonly lockRows: LockRows,
+    /** Inside a transaction, lock() locks the account for the transaction's writes. */
+    private readonly inTransaction: boolean,
   ) {}
 
   async create(a: NewAccount): Promise<Account> {
@@ -63,12 +63,12 @@ export class SqlAccounts implements AccountsRepo {
   }
 
   /**
-   * get() that first waits for every transaction holding this account's write lock (PostgreSQL:
-   * FOR SHARE conflicts with the writers' FOR NO KEY UPDATE; a waiting read sees the row as the
-   * writer committed it). SQLite's store queues this behind its writer instead.
+   * get() that first waits for every open transaction that locked this account with lock(), and
+   * shows what it committed (Dialect.settledAccount; PostgreSQL waits without writing the row).
+   * SQLite's store queues this behind its writer instead.
    */
   async getSettled(pk: number): Promise<Account | null> {
-    const row = await this.db.getRaw(`SELECT ${COLUMNS} FROM accounts WHERE pk = ?${this.dialect.shareLock}`, pk);
+    const row = await this.db.getRaw(this.dialect.settledAccount(COLUMNS), pk);
     return row ? toAccount(row) : null;
   }
 
@@ -85,8 +85,9 @@ export class SqlAccounts implements AccountsRepo {
 
   async lock(pk: number): Promise<LockedAccount | null> {
     // One statement takes the lock and reads the account and its task count (on PostgreSQL two
-    // round trips fewer for a write call). SQLite: BEGIN IMMEDIATE locked the whole database.
-    const row = await this.db.getRaw(`SELECT ${COLUMNS}, task_count FROM accounts WHERE pk = ?${this.lockRows()}`, pk);
+    // round trips fewer for a write call).
+    const columns = `${COLUMNS}, task_count`;
+    const row = await this.db.getRaw(this.inTransaction ? this.dialect.lockAccount(columns) : `SELECT ${columns} FROM accounts WHERE pk = ?`, pk);
     return row ? { ...toAccount(row), taskCount: Number(row[COLUMN_LIST.length]) } : null;
   }
 

@@ -114,8 +114,18 @@ export interface Dialect {
    * database already, so it gives ''. `of` names the one table of a join whose rows are locked.
    */
   lockRows(of?: string): string;
-  /** The clause of a read that waits for the writers holding its rows' locks (Store.settledAccount). */
-  readonly shareLock: string;
+  /**
+   * The read of one account (`columns`, by pk) that first waits for every transaction that has
+   * locked it with lockAccount and is still open (Store.settledAccount), and shows what they
+   * committed. SQLite reads it plainly: its store queues this read behind its writer instead.
+   */
+  settledAccount(columns: string): string;
+  /**
+   * The read of one account (`columns`, by pk) that locks it for a transaction's writes, and that
+   * settledAccount waits for. PostgreSQL marks the account (postgres/migrations.ts, step 13) after
+   * the row lock, so a writer that holds the row lock before ever calling this cannot deadlock.
+   */
+  lockAccount(columns: string): string;
   /**
    * Appended to a subquery in FROM to keep it one (PostgreSQL: OFFSET 0), where merging it into the
    * query around it would copy its expressions, subqueries and all; SQLite takes ''.

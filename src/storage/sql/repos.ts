@@ -20,7 +20,7 @@ import { SqlTasks } from './tasks.js';
 export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): Repos {
   const lockRows: LockRows = inTransaction ? (of) => dialect.lockRows(of) : () => '';
   return {
-    accounts: new SqlAccounts(db, dialect, lockRows),
+    accounts: new SqlAccounts(db, dialect, inTransaction),
     clients: new SqlClients(db, dialect),
     oauth: new SqlOAuth(db, lockRows),
     authRequests: new SqlAuthRequests(db),

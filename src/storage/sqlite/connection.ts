@@ -138,7 +138,9 @@ export const sqliteDialect: Dialect = {
   name: 'sqlite',
   lockRows: () => '',
   // The store queues settled reads behind its one writer instead (sqlite-store.ts).
-  shareLock: '',
+  settledAccount: (columns) => `SELECT ${columns} FROM accounts WHERE pk = ?`,
+  // BEGIN IMMEDIATE locked the whole database already.
+  lockAccount: (columns) => `SELECT ${columns} FROM accounts WHERE pk = ?`,
   fence: '',
   rangeRead: (table, index, filter) => ({ from: `${table} t INDEXED BY ${index}`, where: filter }),
   // better-sqlite3's raw rows hand the columns over as they are: 1.2 ms per 1000 rows of 29
