@@ -191,6 +191,56 @@ if (base) {
       }
     });
 
+    for (const [setting, sizes, analyzed] of [
+      ['accounts of very different sizes, with statistics', [5000, 300, 20], true],
+      ['one small account, before statistics are gathered (a new server)', [100], false],
+    ] as const) {
+      it(`settles on one plan for the after= fetch (${setting}), and that plan reads along tasks_by_modified`, async () => {
+        const db = await freshSchema(base);
+        // One connection: every call of the fetch runs the one statement prepared on it.
+        const store = new PostgresStore({ url: db.url, poolSize: 1 });
+        try {
+          await store.migrate();
+          const accounts = [];
+          for (const [i, n] of sizes.entries()) {
+            const account = await store.transaction((tx) => tx.accounts.create(newAccount(`tdsettle${i}`, i + 1)));
+            await store.transaction(async (tx) => {
+              const first = await tx.accounts.allocateIds(account.pk, 'task', n);
+              await tx.tasks.insertMany(account.pk, Array.from({ length: n }, (_, j) => newTask(first + j, { modified: j < n - 5 ? 1_000 : 2_000 })));
+            });
+            accounts.push(account);
+          }
+          const pool = (store as unknown as { pool: import('pg').Pool }).pool;
+          if (analyzed) await pool.query('ANALYZE');
+          for (const account of accounts) {
+            for (let i = 0; i < 8; i++) {
+              const page = await store.read.tasks.page(account.pk, { after: 1_500, start: 0, num: 1000, withChildren: true, metaFor: 1 });
+              assert.equal(page.tasks.length, 5);
+            }
+          }
+          const fetch = "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%t.modified > $2%'";
+          const statements = (await pool.query(fetch)).rows as Array<{ name: string; generic_plans: string; custom_plans: string }>;
+          assert.equal(statements.length, 1, 'the fetch is one prepared statement');
+          // PostgreSQL plans the first five calls for their values, then weighs one plan for any
+          // values; with one end of the range stated, or an OFFSET of unknown value, it found that
+          // one dearer and planned every call.
+          assert.ok(Number(statements[0]?.generic_plans) >= 8 * sizes.length - 5, `plans for any values: ${JSON.stringify(statements[0])}`);
+          for (const account of accounts) {
+            const plan = (await pool.query(`EXPLAIN EXECUTE "${statements[0]?.name}"(${account.pk}, 1500, ${Number.MAX_SAFE_INTEGER}, 1, 1000)`)).rows
+              .map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN'])
+              .join('\n');
+            assert.match(plan, /tasks_by_modified/, plan);
+          }
+          // A later page states its OFFSET, and answers the rest.
+          const later = await store.read.tasks.page(accounts[0]?.pk as number, { after: 1_500, start: 3, num: 3, withChildren: false });
+          assert.deepEqual([later.total, later.tasks.length], [5, 2]);
+        } finally {
+          await store.close();
+          await db.drop();
+        }
+      });
+    }
+
     it('names a varied text (tasks/get field lists) once it is in use, up to a bound, and answers every one', async () => {
       const db = await freshSchema(base);
       const store = new PostgresStore({ url: db.url, poolSize: 2 });

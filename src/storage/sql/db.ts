@@ -60,6 +60,36 @@ export function matchable(key: string): boolean {
   return storableText(key) === key;
 }
 
+/**
+ * The filter of a range read by modification time (`after=`, `before=`, each exclusive), with
+ * both ends stated: an end the call leaves open is bound to a stamp no task reaches. PostgreSQL
+ * weighs one plan for any values (a generic plan) against the plans it makes for each call's
+ * values, estimating a third of the account for `modified > $n` alone but a two-hundredth for a
+ * range between two values it does not know. With one end it found the plan for any values
+ * dearer than its estimate for each call's few changed tasks, and planned the `after=` fetch for
+ * every call (0.5-0.7 ms of its 1 ms); with both it settles on one plan, which the range read's
+ * shape keeps on the modified index (Dialect.rangeRead). Does not change which rows match.
+ */
+export function modifiedRange(after: number | undefined, before: number | undefined): { readonly clauses: string[]; readonly params: number[] } {
+  if (after === undefined && before === undefined) return { clauses: [], params: [] };
+  return { clauses: ['t.modified > ?', 't.modified < ?'], params: [after ?? -Number.MAX_SAFE_INTEGER, before ?? Number.MAX_SAFE_INTEGER] };
+}
+
+/**
+ * The LIMIT of a page, with an OFFSET only past the first page (pageParams gives their values).
+ * An OFFSET whose value PostgreSQL does not know made it charge a plan for any values (see
+ * modifiedRange) for skipping rows, which on its own kept it planning a small account's `after=`
+ * fetch for every call.
+ */
+export function pageClause(start: number): string {
+  return start > 0 ? 'LIMIT ? OFFSET ?' : 'LIMIT ?';
+}
+
+/** The values of pageClause(start)'s placeholders. */
+export function pageParams(num: number, start: number): number[] {
+  return start > 0 ? [num, start] : [num];
+}
+
 /** A dialect's lockRows inside a transaction; outside one, reads lock nothing. */
 export type LockRows = (of?: string) => string;
 
