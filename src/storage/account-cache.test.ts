@@ -82,11 +82,14 @@ describe('account cache', () => {
     // An adapter whose reads return their (old) row only when the gate opens, as a slow network read would.
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
+    let readDone!: () => void;
+    const hasRead = new Promise<void>((resolve) => (readDone = resolve));
     const slow: Store = {
       dialect: adapter.dialect,
       read: adapter.read,
       settledAccount: async (pk, c) => {
         const read = await adapter.settledAccount(pk, c);
+        readDone();
         await gate;
         return read;
       },
@@ -98,6 +101,7 @@ describe('account cache', () => {
     };
     const cached = withAccountCache(slow, clock, 5);
     const racing = cached.settledAccount(account.pk, clock);
+    await hasRead;
     await cached.transaction((tx) => tx.accounts.touch(account.pk, ['lastedit_task'], 300));
     open();
     assert.equal((await racing)?.account.stamps.lastedit_task, 0, 'the racing read saw the old row');

@@ -379,6 +379,66 @@ if (base) {
       }
     });
 
+    it('settled reads that arrive together share one statement, and each gets its own account', async () => {
+      const db = await freshSchema(base);
+      const store = new PostgresStore({ url: db.url, poolSize: 4 });
+      try {
+        await store.migrate();
+        const [a, b] = [await store.transaction((tx) => tx.accounts.create(newAccount('tdtogether1', 1))), await store.transaction((tx) => tx.accounts.create(newAccount('tdtogether2', 2)))];
+        const pool = (store as unknown as { pool: { query: (...args: unknown[]) => Promise<unknown> } }).pool;
+        const query = pool.query.bind(pool);
+        let statements = 0;
+        pool.query = (...args: unknown[]) => (statements++, query(...args));
+        const clock = { now: () => 7_000 };
+        const reads = await Promise.all([b.pk, a.pk, b.pk, a.pk + b.pk + 100].map((pk) => store.settledAccount(pk, clock)));
+        assert.deepEqual(reads.map((r) => r?.account.userid ?? null), [b.userid, a.userid, b.userid, null]);
+        assert.deepEqual(reads.map((r) => r?.asOfMs ?? null), [7_000, 7_000, 7_000, null]);
+        assert.equal(statements, 1);
+      } finally {
+        await store.close();
+        await db.drop();
+      }
+    });
+
+    it('a settled read of two accounts and a writer locking them in the other order: both finish, one of them run again', async () => {
+      const db = await freshSchema(base);
+      const store = new PostgresStore({ url: db.url, poolSize: 4 });
+      try {
+        await store.migrate();
+        const [a, b] = [await store.transaction((tx) => tx.accounts.create(newAccount('tdorder1', 1))), await store.transaction((tx) => tx.accounts.create(newAccount('tdorder2', 2)))];
+        let release = (): void => undefined;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        let bLocked = (): void => undefined;
+        const isBLocked = new Promise<void>((resolve) => (bLocked = resolve));
+        let runs = 0;
+        // As OtherAccounts may: the higher key first, then the lower.
+        const writer = store.transaction(async (tx) => {
+          runs++;
+          await tx.accounts.lock(b.pk);
+          await tx.accounts.touch(b.pk, ['lastedit_task'], 500);
+          bLocked();
+          await gate;
+          await tx.accounts.lock(a.pk);
+          await tx.accounts.touch(a.pk, ['lastedit_task'], 500);
+        });
+        await isBLocked;
+        const clock = { now: () => 0 };
+        // One statement: it takes a's lock, then waits for b's writer.
+        const reading = Promise.all([store.settledAccount(a.pk, clock), store.settledAccount(b.pk, clock)]);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        release();
+        const [[ra, rb]] = await Promise.all([reading, writer]);
+        assert.deepEqual([ra?.account.pk, rb?.account.pk], [a.pk, b.pk]);
+        assert.equal(rb?.account.stamps.lastedit_task, 500, 'b was read once its writer had committed');
+        assert.ok(runs <= 2, `the writer ran ${runs} times`);
+        const after = await Promise.all([store.settledAccount(a.pk, clock), store.settledAccount(b.pk, clock)]);
+        assert.deepEqual(after.map((r) => r?.account.stamps.lastedit_task), [500, 500], 'and the writer committed both');
+      } finally {
+        await store.close();
+        await db.drop();
+      }
+    });
+
     it('concurrent writers of one account on two stores (two instances) never share an id, and the stamp keeps the latest second', async () => {
       const db = await freshSchema(base);
       const a = new PostgresStore({ url: db.url, poolSize: 4 });

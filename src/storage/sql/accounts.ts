@@ -15,7 +15,9 @@ import {
 import { matchable, translateUnique, type Dialect, type SqlDb } from './db.js';
 
 const COLUMN_LIST = ['pk', 'userid', 'email', 'alias', 'pro', ...PREF_NAMES, ...STAMP_NAMES, 'created_at', 'is_admin'] as const;
-const COLUMNS = COLUMN_LIST.join(', ');
+/** The columns toAccount reads, in its order. */
+export const ACCOUNT_COLUMNS = COLUMN_LIST.join(', ');
+const COLUMNS = ACCOUNT_COLUMNS;
 const PREF_AT = 5;
 const STAMP_AT = PREF_AT + PREF_NAMES.length;
 
@@ -25,8 +27,8 @@ function numbers<K extends string>(row: unknown[], at: number, names: readonly K
   return out;
 }
 
-/** An account from a raw row selected with COLUMNS, in that order. */
-function toAccount(row: unknown[]): Account {
+/** An account from a raw row selected with ACCOUNT_COLUMNS, in that order. */
+export function toAccount(row: unknown[]): Account {
   return {
     pk: row[0] as number,
     userid: row[1] as string,
@@ -59,16 +61,6 @@ export class SqlAccounts implements AccountsRepo {
 
   async get(pk: number): Promise<Account | null> {
     const row = await this.db.getRaw(`SELECT ${COLUMNS} FROM accounts WHERE pk = ?`, pk);
-    return row ? toAccount(row) : null;
-  }
-
-  /**
-   * get() that first waits for every open transaction that locked this account with lock(), and
-   * shows what it committed (Dialect.settledAccount; PostgreSQL waits without writing the row).
-   * SQLite's store queues this behind its writer instead.
-   */
-  async getSettled(pk: number): Promise<Account | null> {
-    const row = await this.db.getRaw(this.dialect.settledAccount(COLUMNS), pk);
     return row ? toAccount(row) : null;
   }
 

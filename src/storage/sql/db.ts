@@ -145,15 +145,10 @@ export interface Dialect {
    */
   lockRows(of?: string): string;
   /**
-   * The read of one account (`columns`, by pk) that first waits for every transaction that has
-   * locked it with lockAccount and is still open (Store.settledAccount), and shows what they
-   * committed. SQLite reads it plainly: its store queues this read behind its writer instead.
-   */
-  settledAccount(columns: string): string;
-  /**
    * The read of one account (`columns`, by pk) that locks it for a transaction's writes, and that
-   * settledAccount waits for. PostgreSQL marks the account (postgres/migrations.ts, step 13) after
-   * the row lock, so a writer that holds the row lock before ever calling this cannot deadlock.
+   * Store.settledAccount waits for. PostgreSQL marks the account (postgres/migrations.ts, step 13)
+   * after the row lock, so a writer that holds the row lock before ever calling this cannot
+   * deadlock.
    */
   lockAccount(columns: string): string;
   /**

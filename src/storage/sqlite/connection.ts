@@ -138,7 +138,6 @@ export const sqliteDialect: Dialect = {
   name: 'sqlite',
   lockRows: () => '',
   // The store queues settled reads behind its one writer instead (sqlite-store.ts).
-  settledAccount: (columns) => `SELECT ${columns} FROM accounts WHERE pk = ?`,
   // BEGIN IMMEDIATE locked the whole database already.
   lockAccount: (columns) => `SELECT ${columns} FROM accounts WHERE pk = ?`,
   fence: '',

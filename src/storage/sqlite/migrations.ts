@@ -620,9 +620,9 @@ SELECT user_pk, id,
   },
   {
     version: 13,
-    name: 'the settled read of an account',
+    name: 'the settled read of accounts',
     sql: `
--- Nothing to change here: PostgreSQL's step 13 gives it functions for account/get's settled read,
+-- Nothing to change here: PostgreSQL's step 13 gives it functions for account/get's settled reads,
 -- which SQLite's store does behind its writer's queue instead (sqlite-store.ts, settledAccount).
 -- The step exists so that the two schemas keep the same versions.
 SELECT 1;
