@@ -54,7 +54,16 @@ export const SCENARIOS: readonly Scenario[] = [
   { group: 'account/get', name: ACCOUNT_BARE, server: 'bare', request: accountGet, bodyOf: ACCOUNT_GET },
   { group: 'account/get', name: ACCOUNT_GET, server: 'tickler', setup: accountProbe, request: accountGet },
   { group: 'account/get', name: 'plain Fastify, same JSON (framework floor)', server: 'fastify', request: accountGet, bodyOf: ACCOUNT_GET },
-  { group: 'account/get', name: 'account/get, account cache off', server: 'tickler', setup: accountProbe, env: { ACCOUNT_CACHE_SECONDS: '0' }, request: accountGet },
+  // Eight accounts in turn: reads that arrive together share a statement on PostgreSQL, and one
+  // account's reads would all share one row, which the many accounts of a server do not.
+  {
+    group: 'account/get',
+    name: 'account/get, account cache off, 8 accounts in turn',
+    server: 'tickler',
+    setup: { ...accountProbe, accounts: 8 },
+    env: { ACCOUNT_CACHE_SECONDS: '0' },
+    request: accountGet,
+  },
   {
     group: 'account/get',
     name: 'account/get, account and token caches off',
