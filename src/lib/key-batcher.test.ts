@@ -47,6 +47,13 @@ describe('KeyBatcher', () => {
     assert.equal(calls.length, 4);
   });
 
+  test('a fetch that throws at once rejects its callers, as one that fails later does', async () => {
+    const batcher = new KeyBatcher<number, number>((keys) => {
+      throw new Error(`no: ${keys.join(',')}`);
+    }, 10);
+    await assert.rejects(Promise.all([batcher.get(1), batcher.get(2)]), /no: 1,2/);
+  });
+
   test('max must be at least 1', () => {
     assert.throws(() => new KeyBatcher(async () => new Map(), 0), RangeError);
   });

@@ -36,14 +36,17 @@ export class KeyBatcher<K, V> {
     const keys = [...waiting.keys()];
     for (let at = 0; at < keys.length; at += this.max) {
       const part = keys.slice(at, at + this.max);
-      this.fetchMany(part).then(
-        (values) => {
-          for (const key of part) for (const w of waiting.get(key) ?? []) w.resolve(values.get(key));
-        },
-        (err: unknown) => {
-          for (const key of part) for (const w of waiting.get(key) ?? []) w.reject(err);
-        },
-      );
+      // Through a promise, so that fetchMany throwing at once rejects its callers too.
+      Promise.resolve(part)
+        .then((asked) => this.fetchMany(asked))
+        .then(
+          (values) => {
+            for (const key of part) for (const w of waiting.get(key) ?? []) w.resolve(values.get(key));
+          },
+          (err: unknown) => {
+            for (const key of part) for (const w of waiting.get(key) ?? []) w.reject(err);
+          },
+        );
     }
   }
 }

@@ -444,8 +444,10 @@ export interface Store {
    * The account once every write transaction of it that had begun has ended, with the clock read
    * just before (docs/decisions/0003-change-stamps.md): a write this does not show locked the
    * account after this read's lock, and reads its stamps' clock after its lock, so it is stamped
-   * no earlier than `asOfMs`. SQLite queues the read behind the writer's mutex; PostgreSQL takes a
-   * share lock on the account row, which waits for the writers' row locks. Null for no account.
+   * no earlier than `asOfMs`. SQLite queues the read behind the writer's mutex; on PostgreSQL the
+   * read waits for every transaction that took the account with `tx.accounts.lock()` (which is
+   * why a write must lock the account before it reads its clock or moves a stamp). Null for no
+   * account.
    */
   settledAccount(pk: number, clock: Clock): Promise<SettledAccount | null>;
   /**

@@ -70,7 +70,8 @@ export class PostgresStore implements Store {
    * The clock, then the account once every write of it in flight has committed (migration 13's
    * settled_accounts). Reads that arrive together share one statement (KeyBatcher): one round trip
    * cost the server more CPU than all the rest of an uncached account/get. Each read's clock is
-   * taken before its statement starts, as the stamps' rule needs (docs/decisions/0003).
+   * taken before its statement starts, as the stamps' rule needs (docs/decisions/0003); a read
+   * also waits for the writers in flight of the accounts it shares its statement with.
    */
   async settledAccount(pk: number, clock: Clock): Promise<SettledAccount | null> {
     const asOfMs = clock.now();
@@ -79,16 +80,13 @@ export class PostgresStore implements Store {
   }
 
   private async settledAccounts(pks: number[]): Promise<Map<number, Account>> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const result = await this.pool.query<unknown[]>({ text: `SELECT ${ACCOUNT_COLUMNS} FROM settled_accounts($1)`, values: [pks], rowMode: 'array', name: 'settled_accounts' });
-        return new Map(result.rows.map((row) => { const account = toAccount(row); return [account.pk, account]; }));
-      } catch (err) {
-        // A deadlock with a writer that locks two of these accounts in descending order.
-        if (attempt < ATTEMPTS && RETRYABLE.has((err as { code?: string }).code ?? '')) continue;
-        throw err;
-      }
-    }
+    const result = await this.pool.query<unknown[]>({ text: `SELECT ${ACCOUNT_COLUMNS} FROM settled_accounts($1)`, values: [pks], rowMode: 'array', name: 'settled_accounts' });
+    return new Map(
+      result.rows.map((row) => {
+        const account = toAccount(row);
+        return [account.pk, account];
+      }),
+    );
   }
 
   async transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {

@@ -147,8 +147,8 @@ export interface Dialect {
   /**
    * The read of one account (`columns`, by pk) that locks it for a transaction's writes, and that
    * Store.settledAccount waits for. PostgreSQL marks the account (postgres/migrations.ts, step 13)
-   * after the row lock, so a writer that holds the row lock before ever calling this cannot
-   * deadlock.
+   * after the row lock: a writer that holds the row lock before calling this does not deadlock
+   * with another writer of the account.
    */
   lockAccount(columns: string): string;
   /**
