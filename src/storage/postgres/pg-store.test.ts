@@ -441,7 +441,17 @@ if (base) {
         await monitor.connect();
         try {
           const waiting = async () =>
-            Number((await monitor.query("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = $1::oid", [b.pk])).rows[0]?.n);
+            Number(
+              (
+                await monitor.query(
+                  // This schema's key of b (migration 13), in this database: other test files run beside this one.
+                  `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objsubid = 2 AND objid = $1::oid
+                     AND classid = (hashtext(current_schema()::text)::bigint & 4294967295)::oid
+                     AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+                  [b.pk],
+                )
+              ).rows[0]?.n,
+            );
           for (let i = 0; i < 500 && (await waiting()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
           assert.equal(await waiting(), 1, "the read waits for b's writer");
         } finally {
