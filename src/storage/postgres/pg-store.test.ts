@@ -103,6 +103,19 @@ if (base) {
   // The other contracts run on PostgreSQL in pg-contracts.test.ts, a test process of its own.
   storeContract('postgres', openPostgres);
 
+  /** Runs `fn` on a migrated store on a fresh schema of its own, then closes it and drops the schema. */
+  const onFreshStore = async (poolSize: number, fn: (store: PostgresStore, db: { readonly url: string }) => Promise<void>): Promise<void> => {
+    const db = await freshSchema(base);
+    const store = new PostgresStore({ url: db.url, poolSize });
+    try {
+      await store.migrate();
+      await fn(store, db);
+    } finally {
+      await store.close();
+      await db.drop();
+    }
+  };
+
   describe('postgres store', () => {
     it('has the same tables, columns and migrations as the SQLite schema', async () => {
       const db = await freshSchema(base);
@@ -196,11 +209,8 @@ if (base) {
       ['one small account, before statistics are gathered (a new server)', [100], false],
     ] as const) {
       it(`settles on one plan for the after= fetch (${setting}), and that plan reads along tasks_by_modified`, async () => {
-        const db = await freshSchema(base);
         // One connection: every call of the fetch runs the one statement prepared on it.
-        const store = new PostgresStore({ url: db.url, poolSize: 1 });
-        try {
-          await store.migrate();
+        await onFreshStore(1, async (store) => {
           const pool = (store as unknown as { pool: import('pg').Pool }).pool;
           // Statistics only where the test gathers them (autovacuum could run in the middle).
           await pool.query('ALTER TABLE tasks SET (autovacuum_enabled = false)');
@@ -236,10 +246,7 @@ if (base) {
           // A later page states its OFFSET, and answers the rest.
           const later = await store.read.tasks.page(accounts[0]?.pk as number, { after: 1_500, start: 3, num: 3, withChildren: false });
           assert.deepEqual([later.total, later.tasks.length], [5, 2]);
-        } finally {
-          await store.close();
-          await db.drop();
-        }
+        });
       });
     }
 
@@ -334,10 +341,7 @@ if (base) {
     });
 
     it("account/get's settled read locks no row, and a writer that held the account's row before lock() cannot deadlock", async () => {
-      const db = await freshSchema(base);
-      const store = new PostgresStore({ url: db.url, poolSize: 4 });
-      try {
-        await store.migrate();
+      await onFreshStore(4, async (store, db) => {
         const account = await store.transaction((tx) => tx.accounts.create(newAccount('tdsettled', 1)));
         const xmax = async () => {
           const client = new pg.Client({ connectionString: db.url });
@@ -385,17 +389,11 @@ if (base) {
         release();
         assert.deepEqual(await Promise.all([first, second]), [1000, 1000]);
         assert.deepEqual(attempts, { first: 1, second: 1 }, 'neither was rolled back as a deadlock and run again');
-      } finally {
-        await store.close();
-        await db.drop();
-      }
+      });
     });
 
     it('settled reads that arrive together share one statement, and each gets its own account', async () => {
-      const db = await freshSchema(base);
-      const store = new PostgresStore({ url: db.url, poolSize: 4 });
-      try {
-        await store.migrate();
+      await onFreshStore(4, async (store) => {
         const [a, b] = [await store.transaction((tx) => tx.accounts.create(newAccount('tdtogether1', 1))), await store.transaction((tx) => tx.accounts.create(newAccount('tdtogether2', 2)))];
         const pool = (store as unknown as { pool: { query: (...args: unknown[]) => Promise<unknown> } }).pool;
         const query = pool.query.bind(pool);
@@ -406,17 +404,11 @@ if (base) {
         assert.deepEqual(reads.map((r) => r?.account.userid ?? null), [b.userid, a.userid, b.userid, null]);
         assert.deepEqual(reads.map((r) => r?.asOfMs ?? null), [7_000, 7_000, 7_000, null]);
         assert.equal(statements, 1);
-      } finally {
-        await store.close();
-        await db.drop();
-      }
+      });
     });
 
     it('a settled read of two accounts waits for a writer that locks them in the other order, and neither holds the other up', async () => {
-      const db = await freshSchema(base);
-      const store = new PostgresStore({ url: db.url, poolSize: 4 });
-      try {
-        await store.migrate();
+      await onFreshStore(4, async (store, db) => {
         const [a, b] = [await store.transaction((tx) => tx.accounts.create(newAccount('tdorder1', 1))), await store.transaction((tx) => tx.accounts.create(newAccount('tdorder2', 2)))];
         let release = (): void => undefined;
         const gate = new Promise<void>((resolve) => (release = resolve));
@@ -462,10 +454,7 @@ if (base) {
         const [reads] = await Promise.all([reading, writer]);
         assert.deepEqual(reads.map((r) => r?.account.stamps.lastedit_task), [500, 500], 'read after the writer committed both');
         assert.equal(runs, 1, 'the writer was never rolled back as a deadlock and run again');
-      } finally {
-        await store.close();
-        await db.drop();
-      }
+      });
     });
 
     it('concurrent writers of one account on two stores (two instances) never share an id, and the stamp keeps the latest second', async () => {
