@@ -171,10 +171,7 @@ if (base) {
     });
 
     it('plans as PostgreSQL chooses, and a plan for any values of an after= read still reads along tasks_by_modified', async () => {
-      const db = await freshSchema(base);
-      const store = new PostgresStore({ url: db.url, poolSize: 2 });
-      try {
-        await store.migrate();
+      await onFreshStore(2, async (store) => {
         const account = await store.transaction((tx) => tx.accounts.create(newAccount('tdplan', 1)));
         await store.transaction(async (tx) => {
           const first = await tx.accounts.allocateIds(account.pk, 'task', 5000);
@@ -198,10 +195,7 @@ if (base) {
           await client.query('RESET plan_cache_mode').catch(() => undefined);
           client.release();
         }
-      } finally {
-        await store.close();
-        await db.drop();
-      }
+      });
     });
 
     for (const [setting, sizes, analyzed] of [

@@ -11,9 +11,10 @@ const ON_CONFLICT = `ON CONFLICT (key) DO UPDATE SET
 /**
  * Fixed-window counters shared by every instance (rate limits). One row per key holds its current
  * window; a hit in a new window starts the count again. One upsert per hit (or per batch of keys,
- * hitMany): it takes the row lock, so concurrent hits from several instances all count. A hit stamped with an older
- * window than the stored one (an instance whose clock is behind) counts in the stored window: it
- * never moves the window back, which would restart the count and let one client double its limit.
+ * hitMany): it takes the row lock, so concurrent hits from several instances all count. A hit
+ * stamped with an older window than the stored one (an instance whose clock is behind) counts in
+ * the stored window: it never moves the window back, which would restart the count and let one
+ * client double its limit.
  */
 export class SqlCounters implements CountersRepo {
   constructor(private readonly db: SqlDb) {}

@@ -61,24 +61,37 @@ export function matchable(key: string): boolean {
 }
 
 /**
- * The filter of a range read by modification time (`after=`, `before=`, each exclusive), with
- * both ends stated: an end the call leaves open is bound to a stamp no task reaches. PostgreSQL
- * weighs one plan for any values (a generic plan) against the plans it makes for each call's
- * values, estimating a third of the account for `modified > $n` alone but a two-hundredth for a
- * range between two values it does not know. With one end it found the plan for any values
+ * Where a page's rows come from: `table` (as `t`) filtered by the clauses of `where`, whose values
+ * are `params`, and by the query's range of modification times (`after=`, `before=`, each
+ * exclusive), which this appends to both. A query with a range and no id is a range read, along
+ * `index` (Dialect.rangeRead): incremental sync costs the same whatever the account's size.
+ *
+ * The range states both ends: an end the query leaves open is bound to a stamp no row reaches.
+ * PostgreSQL weighs one plan for any values (a generic plan) against the plans it makes for each
+ * call's values, estimating a third of the account for `modified > $n` alone but a two-hundredth
+ * for a range between two values it does not know. With one end it found the plan for any values
  * dearer than its estimate for each call's few changed tasks, and planned the `after=` fetch for
  * every call (0.5-0.7 ms of its 1 ms); with both it settles on one plan, which the range read's
- * shape keeps on the modified index (Dialect.rangeRead). Does not change which rows match.
+ * shape keeps on the modified index. Does not change which rows match.
  */
-export function modifiedRange(after: number | undefined, before: number | undefined): { readonly clauses: string[]; readonly params: number[] } {
-  if (after === undefined && before === undefined) return { clauses: [], params: [] };
-  return { clauses: ['t.modified > ?', 't.modified < ?'], params: [after ?? -Number.MAX_SAFE_INTEGER, before ?? Number.MAX_SAFE_INTEGER] };
+export function rowSource(
+  dialect: Dialect,
+  table: string,
+  index: string,
+  q: { readonly id?: unknown; readonly after?: number | undefined; readonly before?: number | undefined },
+  where: string[],
+  params: SqlParam[],
+): { readonly from: string; readonly where: string | null } {
+  const ranged = q.after !== undefined || q.before !== undefined;
+  if (ranged) where.push('t.modified > ?', 't.modified < ?'), params.push(q.after ?? -Number.MAX_SAFE_INTEGER, q.before ?? Number.MAX_SAFE_INTEGER);
+  const filter = where.join(' AND ');
+  return ranged && q.id === undefined ? dialect.rangeRead(table, index, filter) : { from: `${table} t`, where: filter };
 }
 
 /**
  * The LIMIT of a page, with an OFFSET only past the first page (pageParams gives their values).
  * An OFFSET whose value PostgreSQL does not know made it charge a plan for any values (see
- * modifiedRange) for skipping rows, which on its own kept it planning a small account's `after=`
+ * rowSource) for skipping rows, which on its own kept it planning a small account's `after=`
  * fetch for every call.
  */
 export function pageClause(start: number): string {

@@ -11,7 +11,7 @@ import type {
   Note,
   Outline,
 } from '../store.js';
-import { modifiedRange, pageClause, pageParams, type Dialect, type SqlDb, type SqlParam } from './db.js';
+import { pageClause, pageParams, rowSource, type Dialect, type SqlDb, type SqlParam } from './db.js';
 
 type DbRow = Record<string, unknown>;
 
@@ -145,12 +145,7 @@ export class SqlDocuments implements DocumentsRepo {
     const params: SqlParam[] = [userPk];
     if (t.parent) where.push(`t.${t.parent} = ?`), params.push(q.list ?? '');
     if (q.id !== undefined) where.push('t.id = ?'), params.push(q.id);
-    const range = modifiedRange(q.after, q.before);
-    where.push(...range.clauses), params.push(...range.params);
-    const filter = where.join(' AND ');
-    // A range read goes along the modified index (Dialect.rangeRead), as the tasks' do.
-    const ranged = (q.after !== undefined || q.before !== undefined) && q.id === undefined;
-    const source = ranged ? this.dialect.rangeRead(t.table, t.byModified, filter) : { from: `${t.table} t`, where: filter };
+    const source = rowSource(this.dialect, t.table, t.byModified, q, where, params);
     const from = `FROM ${source.from}${source.where === null ? '' : ` WHERE ${source.where}`}`;
     const numRows = Math.max(0, q.num);
     const rows = numRows === 0 ? [] : await this.db.all<DbRow>(`SELECT ${selectList(t)} ${from} ORDER BY t.id ${pageClause(q.start)}`, ...params, ...pageParams(numRows, q.start));

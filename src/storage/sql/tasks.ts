@@ -1,5 +1,5 @@
 import type { FilterColumn, ListedTask, PublicTaskField, RecordForm, Task, TaskFilter, TaskWrittenPage, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
-import { modifiedRange, pageClause, pageParams, type Dialect, type JsonKind, type SqlDb, type WideRow } from './db.js';
+import { pageClause, pageParams, rowSource, type Dialect, type JsonKind, type SqlDb, type WideRow } from './db.js';
 import { filterColumns, filterSql } from './task-filter.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
 import { storableText } from '../../lib/text.js';
@@ -100,7 +100,8 @@ const TEXT_FIELDS: ReadonlySet<PublicTaskField> = new Set(['title', 'tag', 'repe
  * The subqueries below read one or two tables each, with scalar subqueries where a wider join
  * would do: where PostgreSQL plans a statement for each call's values, it plans every subquery
  * on each call, rows or not, and a join of three or four tables costs it more to plan than as
- * many one-table lookups (planning an all-fields after= read: 0.55–0.70 → 0.41–0.51 ms; the links alone 0.16 → 0.07 ms).
+ * many one-table lookups (planning an all-fields after= read: 0.55–0.70 → 0.41–0.51 ms; the
+ * links alone 0.16 → 0.07 ms).
  */
 /** The owner of the row's share. */
 const SHARE_OWNER = '(SELECT sh.user_pk FROM shares sh WHERE sh.pk = s.share_pk)';
@@ -290,16 +291,10 @@ export class SqlTasks implements TasksRepo {
     const where = ['t.user_pk = ?'];
     const params: Array<string | number> = [userPk];
     if (q.id !== undefined) where.push('t.id = ?'), params.push(q.id);
-    const range = modifiedRange(q.after, q.before);
-    where.push(...range.clauses), params.push(...range.params);
     if (q.comp === 0) where.push('t.completed = 0');
     if (q.comp === 1) where.push('t.completed > 0');
     if (q.where !== undefined) where.push(filterSql(q.where, params, this.dialect));
-    const filter = where.join(' AND ');
-    // Incremental sync must cost the same whatever the account's size: `after=`/`before=` reads
-    // go along the modified index (Dialect.rangeRead), proportional to what changed.
-    const ranged = (q.after !== undefined || q.before !== undefined) && q.id === undefined;
-    const source = ranged ? this.dialect.rangeRead('tasks', 'tasks_by_modified', filter) : { from: 'tasks t', where: filter };
+    const source = rowSource(this.dialect, 'tasks', 'tasks_by_modified', q, where, params);
     const whereClause = source.where === null ? '' : `WHERE ${source.where}`;
     const meta = q.metaFor !== undefined ? 'LEFT JOIN task_meta m ON m.user_pk = t.user_pk AND m.task_id = t.id AND m.client_pk = ?' : '';
     const kept = xml ? 'LEFT JOIN task_xml kx ON kx.user_pk = t.user_pk AND kx.task_id = t.id' : '';

@@ -137,8 +137,8 @@ function xmlText(e: string): string {
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
   lockRows: () => '',
-  // The store queues settled reads behind its one writer instead (sqlite-store.ts).
-  // BEGIN IMMEDIATE locked the whole database already.
+  // BEGIN IMMEDIATE locked the whole database already; settled reads queue behind the one writer
+  // instead of waiting for a lock (sqlite-store.ts).
   lockAccount: (columns) => `SELECT ${columns} FROM accounts WHERE pk = ?`,
   fence: '',
   rangeRead: (table, index, filter) => ({ from: `${table} t INDEXED BY ${index}`, where: filter }),
