@@ -8,6 +8,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { CountersRepo, MigrationStatus, Repos, SettledAccount, Store } from '../store.js';
 import { makeRepos } from '../sql/repos.js';
 import { Conn, SqliteDb, sqliteDialect } from './connection.js';
+import { GroupCommit } from './group-commit.js';
 import { MIGRATIONS } from './migrations.js';
 
 export interface SqliteOptions {
@@ -58,6 +59,8 @@ export class SqliteStore implements Store {
   // this process for up to busy_timeout; the CLI's transactions last milliseconds.
   private readonly writeRepos: Repos;
   private readonly mutex = new Mutex();
+  /** Transactions that arrive together commit together (group-commit.ts), behind the mutex. */
+  private readonly groups: GroupCommit;
   private closed = false;
 
   constructor(options: SqliteOptions) {
@@ -70,6 +73,9 @@ export class SqliteStore implements Store {
       this.writer.db.close();
       throw err;
     }
+    this.groups = new GroupCommit(this.writer, this.mutex, () => {
+      if (this.closed) throw new Error('store is closed');
+    });
     this.writeRepos = makeRepos(new SqliteDb(this.writer), sqliteDialect, true);
     this.read = makeRepos(new SqliteDb(this.reader), sqliteDialect, false);
     // Counter writes go through the writer like every write (one at a time, behind the mutex).
@@ -77,19 +83,9 @@ export class SqliteStore implements Store {
   }
 
   async transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {
-    return this.mutex.run(async () => {
-      if (this.closed) throw new Error('store is closed');
-      // IMMEDIATE takes the write lock now, so reads inside the transaction see what it will change.
-      this.writer.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await fn(this.writeRepos);
-        this.writer.exec('COMMIT');
-        return result;
-      } catch (err) {
-        if (this.writer.db.inTransaction) this.writer.exec('ROLLBACK');
-        throw err;
-      }
-    });
+    // BEGIN IMMEDIATE (in the group) takes the write lock first, so reads inside the transaction
+    // see what it will change.
+    return this.groups.run(() => fn(this.writeRepos));
   }
 
   async settledAccount(pk: number, clock: Clock): Promise<SettledAccount | null> {
