@@ -45,7 +45,8 @@ export function migrationStatusOf(db: Database.Database): MigrationStatus {
 /**
  * SQLite adapter. Two connections to one file:
  * - the writer, used only inside transaction(), guarded by a FIFO mutex, so that a transaction
- *   whose callback awaits never has another request's statements slip into it;
+ *   whose callback awaits never has another request's statements slip into it; transactions that
+ *   arrive together share one commit, each in a savepoint of its own (group-commit.ts);
  * - the reader (query_only), for autocommit reads: in WAL mode it sees the last committed state
  *   and never the writer's uncommitted work.
  */
