@@ -71,6 +71,8 @@ export interface SharingRepo {
   partners(userPk: number): Promise<number[]>;
   /** The share a copy belongs to, with every copy. */
   shareOf(userPk: number, taskId: number): Promise<Share | null>;
+  /** shareOf() of many tasks of one account in one read: task id → its share; tasks in none are absent. */
+  sharesOf(userPk: number, taskIds: readonly number[]): Promise<Map<number, Share>>;
   /** Makes the owner's task a share of one (the owner) and returns its pk. */
   createShare(ownerPk: number, taskId: number): Promise<number>;
   addMember(sharePk: number, member: ShareMember): Promise<void>;

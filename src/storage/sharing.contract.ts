@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { newAccount, newTask } from '../../test/factories.js';
-import type { Account, Store } from './store.js';
+import type { Account, Share, Store } from './store.js';
 import type { OpenStore } from './store.contract.js';
 
 /**
@@ -91,6 +91,41 @@ export function sharingContract(name: string, open: OpenStore): void {
         await tx.sharing.dropShare(a.pk, 2);
       });
       assert.equal(await store.read.sharing.shareOf(a.pk, 2), null);
+    });
+
+    it('sharesOf equals shareOf() of each task: owner and member copies; unshared tasks, unknown ids and other accounts\' ids absent', async () => {
+      await store.transaction(async (tx) => {
+        await tx.tasks.insertMany(a.pk, [newTask(1), newTask(2), newTask(3)]);
+        await tx.tasks.insertMany(b.pk, [newTask(1), newTask(7), newTask(8)]);
+        await tx.tasks.insertMany(c.pk, [newTask(9), newTask(10)]);
+        const one = await tx.sharing.createShare(a.pk, 1);
+        await tx.sharing.addMember(one, { userPk: b.pk, taskId: 7 });
+        await tx.sharing.addMember(one, { userPk: c.pk, taskId: 9 });
+        const two = await tx.sharing.createShare(a.pk, 2);
+        await tx.sharing.addMember(two, { userPk: b.pk, taskId: 8 });
+        await tx.sharing.setAddedBy(c.pk, 10, a.pk);
+      });
+      const shareOfEach = async (userPk: number, ids: readonly number[]): Promise<Map<number, Share>> => {
+        const out = new Map<number, Share>();
+        for (const id of ids) {
+          const share = await store.read.sharing.shareOf(userPk, id);
+          if (share) out.set(id, share);
+        }
+        return out;
+      };
+      // The last list is dense (a range around it holds 7, not asked).
+      const lists = [[1, 2, 3, 7, 8, 9, 10, 99, 1], [], [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12]];
+      for (const account of [a, b, c]) {
+        for (const ids of lists) {
+          assert.deepEqual(await store.read.sharing.sharesOf(account.pk, ids), await shareOfEach(account.pk, ids), `${account.userid}: ${String(ids)}`);
+        }
+      }
+      const ofB = await store.read.sharing.sharesOf(b.pk, lists[0] as number[]);
+      assert.deepEqual([...ofB.keys()].sort((x, y) => x - y), [7, 8], 'task 1 of b is not a\'s task 1');
+      assert.deepEqual(ofB.get(7)?.members, [{ userPk: a.pk, taskId: 1 }, { userPk: b.pk, taskId: 7 }, { userPk: c.pk, taskId: 9 }]);
+      assert.deepEqual(ofB.get(8)?.members, [{ userPk: a.pk, taskId: 2 }, { userPk: b.pk, taskId: 8 }]);
+      assert.deepEqual([...(await store.read.sharing.sharesOf(a.pk, lists[0] as number[])).keys()].sort((x, y) => x - y), [1, 2]);
+      assert.deepEqual([...(await store.read.sharing.sharesOf(b.pk, lists[2] as number[])).keys()], [8]);
     });
 
     it('saved searches per account', async () => {

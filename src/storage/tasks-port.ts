@@ -126,6 +126,8 @@ export type TaskReference = 'folder' | 'context' | 'goal' | 'location';
 export interface TasksRepo {
   count(userPk: number): Promise<number>;
   get(userPk: number, id: number): Promise<Task | null>;
+  /** get() of many ids in one read: id → task; ids with no task are absent. */
+  getMany(userPk: number, ids: readonly number[]): Promise<Map<number, Task>>;
   /** Tasks matching the query, ordered by id (stable paging), with the total before paging. */
   page(userPk: number, query: TaskQuery): Promise<TaskPage>;
   /**
@@ -157,9 +159,19 @@ export interface TasksRepo {
    * (sql/tasks.ts). Updating a task that is not there changes nothing.
    */
   update(userPk: number, task: Task): Promise<void>;
-  /** Deletes the tasks (with their meta) and records a tombstone for each at `stamp`. */
+  /**
+   * update() of many tasks, in a few multi-row statements whatever their number (same rules: a
+   * task that is not there is left out). Each id at most once.
+   */
+  updateMany(userPk: number, tasks: readonly Task[]): Promise<void>;
+  /**
+   * Deletes the tasks (with their meta) and records a tombstone for each at `stamp`, in a few
+   * statements whatever their number; an id with no task still gets its tombstone.
+   */
   remove(userPk: number, ids: readonly number[], stamp: number): Promise<void>;
   childIds(userPk: number, parent: number): Promise<number[]>;
+  /** childIds() of many parents in one read: parent → its subtasks' ids in order; parents without any are absent. */
+  childIdsOf(userPk: number, parents: readonly number[]): Promise<Map<number, number[]>>;
   /** The position a new subtask of `parent` takes: after its last sibling. */
   nextOrder(userPk: number, parent: number): Promise<number>;
   isDeleted(userPk: number, id: number): Promise<boolean>;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { newAccount } from '../../test/factories.js';
 import type { OpenStore } from './store.contract.js';
-import type { ListedTask, Repos, Store, Task, TaskFilter, TaskQuery, TaskReference } from './store.js';
+import type { ListedTask, PublicTaskField, Repos, Store, Task, TaskFilter, TaskQuery, TaskReference } from './store.js';
 
 /**
  * The tasks part of the storage contract. Each adapter's test file calls it with a factory for a
@@ -59,6 +59,58 @@ function listed(t: Task, children = 0, meta: string | null = null): ListedTask {
 
 const ALL: TaskQuery = { start: 0, num: 1000, withChildren: false };
 
+/** Every field of a task's public record that is the task's own (no meta, sharing or attachments). */
+const WRITTEN: readonly PublicTaskField[] = [
+  'id', 'title', 'modified', 'completed', 'tag', 'folder', 'context', 'goal', 'location', 'parent', 'children', 'order', 'duedate',
+  'duedatemod', 'startdate', 'duetime', 'starttime', 'remind', 'repeat', 'status', 'length', 'priority', 'star', 'added', 'timer',
+  'timeron', 'note', 'previous', 'via',
+];
+
+/** A task for the batch updates: text XML must escape (and a CR) on odd ids, plain text on even ones; times null on some. */
+function beforeUpdate(id: number): Task {
+  const escaped = { title: `A & B <${id}>`, tag: 'x"y', repeat: "R&D's", note: 'one\r\ntwo' };
+  return fullTask(id, { ...(id % 2 === 1 ? escaped : {}), priority: (id % 5) - 1, duetime: id % 3 === 0 ? null : 60 * id, starttime: id % 4 === 0 ? null : 0 });
+}
+
+/** `t` with every field changed: text turned plain on odd ids and escaped on even ones, null times set and others nulled. */
+function changed(t: Task): Task {
+  const odd = t.id % 2 === 1;
+  return {
+    id: t.id,
+    title: odd ? `Plain ${t.id}` : `"Q" & <A> 'x' ${t.id}\r`,
+    tag: odd ? 'plain' : 'a&b, <c>',
+    folder: t.folder + 1,
+    context: t.context + 1,
+    goal: t.goal + 1,
+    location: t.location + 1,
+    parent: t.parent + 1,
+    ord: t.ord + 1,
+    duedate: t.duedate + DAY,
+    duedatemod: t.duedatemod + 1,
+    startdate: t.startdate + DAY,
+    duetime: t.duetime === null ? 600 : null,
+    starttime: t.starttime === null ? 0 : null,
+    remind: t.remind + 1,
+    repeat: odd ? '' : "FREQ=DAILY;X='&'",
+    repeatIndex: t.repeatIndex + 1,
+    status: t.status + 1,
+    length: t.length + 1,
+    priority: t.priority === 3 ? -1 : 3,
+    star: 1 - t.star,
+    modified: t.modified + 1,
+    completed: t.completed === 0 ? NOON : 0,
+    added: t.added - 1,
+    timer: t.timer + 1,
+    timeron: t.timeron + 1,
+    note: odd ? '' : 'CR\r LF\n &amp; \uFFFE <![CDATA[x]]>',
+    previous: t.previous + 1,
+    via: t.via + 1,
+  };
+}
+
+/** 1, 2, … n. */
+const upTo = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
+
 export function tasksContract(label: string, open: OpenStore): void {
   describe(`tasks storage contract: ${label}`, () => {
     let store: Store;
@@ -90,6 +142,20 @@ export function tasksContract(label: string, open: OpenStore): void {
     }
 
     const ids = (tasks: readonly { id: number }[]): number[] => tasks.map((t) => t.id);
+
+    /** get() of each id, as getMany must answer: id → task, the ids without a task absent. */
+    async function getEach(pk: number, asked: readonly number[]): Promise<Map<number, Task>> {
+      const out = new Map<number, Task>();
+      for (const id of asked) {
+        const t = await read().tasks.get(pk, id);
+        if (t) out.set(id, t);
+      }
+      return out;
+    }
+
+    /** The account's tasks as the database writes them (pageWritten), every own field, in one form. */
+    const written = async (pk: number, form: 'json' | 'xml', q: Partial<TaskQuery> = {}): Promise<readonly string[]> =>
+      (await read().tasks.pageWritten(pk, { ...ALL, ...q }, WRITTEN, form)).rows;
 
     beforeEach(async () => {
       const opened = await open();
@@ -609,6 +675,137 @@ export function tasksContract(label: string, open: OpenStore): void {
         assert.equal(await read().tasks.nextOrder(b, 1), 9);
         await tx((r) => r.tasks.remove(a, [4], NOON));
         assert.equal(await read().tasks.nextOrder(a, 1), 2, 'after the highest remaining sibling');
+      });
+    });
+
+    describe('batch reads and writes', () => {
+      it('getMany equals get() of each id: known, unknown, another account\'s only, repeated; nothing for no ids', async () => {
+        await insert(a, fullTask(1), fullTask(2, { duetime: null, starttime: 0, priority: -1 }), fullTask(5, { note: 'a & b\r\n' }));
+        await insert(b, fullTask(1, { title: 'other' }), fullTask(7));
+        const asked = [5, 1, 99, 7, 1, 2, 5, 0];
+        const got = await read().tasks.getMany(a, asked);
+        assert.deepEqual(got, await getEach(a, asked));
+        assert.deepEqual([...got.keys()].sort((x, y) => x - y), [1, 2, 5]);
+        assert.deepEqual(await read().tasks.getMany(b, asked), await getEach(b, asked));
+        assert.deepEqual(await read().tasks.getMany(a, []), new Map());
+        assert.deepEqual(await read().tasks.getMany(a, [3]), new Map());
+      });
+
+      it('getMany of 300 ids and more, dense or scattered, equals get() of each: only the ids asked, of that account', async () => {
+        await tx((r) => r.tasks.insertMany(a, upTo(600).map((id) => fullTask(id, { title: `A${id}`, duetime: id % 3 ? id : null }))));
+        await tx((r) => r.tasks.insertMany(b, upTo(700).map((id) => fullTask(id, { title: `B${id}` }))));
+        // The odd ids: a range around them holds the even ones too. Then ids up to 2100 and 3000: most not in a, some in b only.
+        for (const asked of [upTo(300).map((i) => 2 * i - 1), upTo(300).map((i) => 7 * i), upTo(600).map((i) => 5 * i)]) {
+          const got = await read().tasks.getMany(a, asked);
+          assert.deepEqual(got, await getEach(a, asked));
+          assert.equal(got.size, asked.filter((id) => id <= 600).length);
+        }
+      });
+
+      for (const n of [1, 3, 50, 300]) {
+        it(`updateMany of ${n} task(s) writes each as update() would, the rest and another account untouched; written JSON and XML alike`, async () => {
+          const [c, fresh] = [await createAccount(), await createAccount()];
+          const all = upTo(n + 2).map(beforeUpdate);
+          // The first and the last task are not in the batch.
+          const batch = all.slice(1, n + 1).map(changed);
+          const after = [all[0] as Task, ...batch, all[n + 1] as Task];
+          for (const [key, value] of Object.entries(batch[0] as Task)) if (key !== 'id') assert.notDeepEqual(value, all[1]?.[key as keyof Task], key);
+          for (const pk of [a, b, c]) await tx((r) => r.tasks.insertMany(pk, all));
+          // update() may itself be updateMany() of one: the tasks inserted as they end up are written independently of either.
+          await tx((r) => r.tasks.insertMany(fresh, after));
+          const untouched = await written(a, 'xml');
+          await tx((r) => r.tasks.updateMany(a, batch));
+          await tx(async (r) => {
+            for (const t of batch) await r.tasks.update(b, t);
+          });
+          assert.deepEqual(await getEach(a, ids(all)), await getEach(b, ids(all)));
+          assert.deepEqual((await read().tasks.page(a, ALL)).tasks, after.map((t) => listed(t)));
+          assert.deepEqual((await read().tasks.page(c, ALL)).tasks, all.map((t) => listed(t)), 'another account is untouched');
+          assert.equal(await read().tasks.count(a), n + 2);
+          assert.notDeepEqual(await written(b, 'xml'), untouched, 'the updates change the records');
+          for (const form of ['xml', 'json'] as const) {
+            assert.deepEqual(await written(a, form), await written(b, form), `${form}: as update() writes`);
+            assert.deepEqual(await written(a, form), await written(fresh, form), `${form}: as the tasks inserted so`);
+          }
+        });
+      }
+
+      it('updateMany leaves out ids with no task in that account: nothing created, no count change, no XML kept for them', async () => {
+        await insert(a, fullTask(1));
+        await insert(b, fullTask(2));
+        const batch = [changed(fullTask(1)), changed(fullTask(2)), changed(fullTask(4))];
+        await tx((r) => r.tasks.updateMany(a, batch));
+        await tx((r) => r.tasks.updateMany(a, []));
+        assert.deepEqual(await getEach(a, [1, 2, 4]), new Map([[1, batch[0]]]));
+        assert.equal(await read().tasks.count(a), 1);
+        assert.deepEqual(await getEach(b, [1, 2, 4]), new Map([[2, fullTask(2)]]));
+        assert.equal(await read().tasks.count(b), 1);
+        // Had the XML of task 4's escaped text been kept, a plain task 4 inserted now would be written with it.
+        await insert(a, fullTask(4));
+        await insert(b, fullTask(4));
+        assert.deepEqual(await written(a, 'xml', { id: 4 }), await written(b, 'xml', { id: 4 }));
+      });
+
+      it('remove of 300 ids: this account\'s tasks with them go, with meta and kept XML; a tombstone for each; count drops by those removed', async () => {
+        const app = await createClient();
+        const escaped = (id: number): Task => fullTask(id, { title: `<${id}> & "x"` });
+        await tx((r) => r.tasks.insertMany(a, upTo(300).map(escaped)));
+        await tx((r) => r.tasks.insertMany(b, upTo(400).map(escaped)));
+        await tx(async (r) => {
+          await r.tasks.setMeta(a, 60, app, 'goes');
+          await r.tasks.setMeta(a, 10, app, 'stays');
+          await r.tasks.setMeta(b, 60, app, 'other account');
+        });
+        // 51 is gone already (its tombstone moves to the new stamp); 52–300 are there; 301–350 are only the other account's.
+        await tx((r) => r.tasks.remove(a, [51], NOON + 1));
+        assert.equal(await read().tasks.count(a), 299);
+        const gone = upTo(300).map((i) => 50 + i);
+        await tx((r) => r.tasks.remove(a, [...gone].reverse(), NOON + 500));
+        assert.deepEqual(ids((await read().tasks.page(a, ALL)).tasks), upTo(50));
+        assert.equal(await read().tasks.count(a), 50);
+        assert.deepEqual(await read().tasks.deletedAfter(a, 0), gone.map((id) => ({ id, stamp: NOON + 500 })));
+        assert.equal(await read().tasks.meta(a, 60, app), null);
+        assert.equal(await read().tasks.meta(a, 10, app), 'stays');
+        assert.deepEqual((await read().tasks.page(b, ALL)).tasks, upTo(400).map((id) => listed(escaped(id))));
+        assert.equal(await read().tasks.count(b), 400);
+        assert.equal(await read().tasks.meta(b, 60, app), 'other account');
+        assert.deepEqual(await read().tasks.deletedAfter(b, 0), []);
+        // A plain task given a removed id is written without the removed task's XML.
+        const c = await createAccount();
+        await insert(a, fullTask(60));
+        await insert(c, fullTask(60));
+        assert.deepEqual(await written(a, 'xml', { id: 60 }), await written(c, 'xml', { id: 60 }));
+      });
+
+      it('childIdsOf equals childIds() of each parent, in order; parents without subtasks, unknown ones and 0 absent', async () => {
+        await insert(
+          a,
+          fullTask(1),
+          fullTask(2, { parent: 1, ord: 3 }),
+          fullTask(3, { parent: 1, ord: 1 }),
+          fullTask(4, { parent: 1, ord: 3 }),
+          fullTask(5, { parent: 1, ord: 2 }),
+          fullTask(6),
+          fullTask(7, { parent: 6, ord: 2 }),
+          fullTask(8, { parent: 6, ord: 1 }),
+          fullTask(9),
+        );
+        await insert(b, fullTask(1), fullTask(20, { parent: 1, ord: 0 }), fullTask(10), fullTask(21, { parent: 10, ord: 1 }));
+        const childIdsEach = async (pk: number, parents: readonly number[]): Promise<Map<number, number[]>> => {
+          const out = new Map<number, number[]>();
+          for (const p of parents) {
+            const children = await read().tasks.childIds(pk, p);
+            if (children.length > 0) out.set(p, children);
+          }
+          return out;
+        };
+        // The second list is dense (a range around it holds 6, not asked) and starts at 0, the top-level tasks' parent.
+        for (const parents of [[1, 6, 9, 99, 0, 10, 1], [0, 1, 2, 3, 4, 5, 7, 8, 9, 10], []]) {
+          assert.deepEqual(await read().tasks.childIdsOf(a, parents), await childIdsEach(a, parents), String(parents));
+          assert.deepEqual(await read().tasks.childIdsOf(b, parents), await childIdsEach(b, parents), String(parents));
+        }
+        assert.deepEqual(await read().tasks.childIdsOf(a, [1, 6, 9, 99, 0, 10, 1]), new Map([[1, [3, 5, 2, 4]], [6, [8, 7]]]));
+        assert.deepEqual(await read().tasks.childIdsOf(b, [0, 1, 6, 10]), new Map([[1, [20]], [10, [21]]]));
       });
     });
 

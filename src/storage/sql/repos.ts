@@ -31,6 +31,6 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     documents: new SqlDocuments(db, dialect),
     attachments: new SqlAttachments(db),
     imports: new SqlImports(db),
-    sharing: new SqlSharing(db),
+    sharing: new SqlSharing(db, dialect),
   };
 }

@@ -1,5 +1,5 @@
 import type { Collaboration, SavedSearch, Share, ShareMember, SharingRepo, TaskSharing } from '../sharing-port.js';
-import type { SqlDb } from './db.js';
+import type { Dialect, SqlDb } from './db.js';
 import { idFilters } from './id-filter.js';
 
 interface CollaborationRow {
@@ -36,7 +36,10 @@ function toCollaboration(r: CollaborationRow): Collaboration {
 const flag = (b: boolean): number => (b ? 1 : 0);
 
 export class SqlSharing implements SharingRepo {
-  constructor(private readonly db: SqlDb) {}
+  constructor(
+    private readonly db: SqlDb,
+    private readonly dialect: Dialect,
+  ) {}
 
   async collaborations(userPk: number): Promise<Collaboration[]> {
     return (await this.db.all<CollaborationRow>(`${COLLABORATION} ORDER BY a.userid`, userPk)).map(toCollaboration);
@@ -114,6 +117,31 @@ export class SqlSharing implements SharingRepo {
   async shareOf(userPk: number, taskId: number): Promise<Share | null> {
     const row = await this.db.get<{ share_pk: number }>('SELECT share_pk FROM task_shares WHERE user_pk = ? AND task_id = ?', userPk, taskId);
     return row ? this.shareByPk(Number(row.share_pk)) : null;
+  }
+
+  async sharesOf(userPk: number, taskIds: readonly number[]): Promise<Map<number, Share>> {
+    const of = new Map<number, Share>();
+    if (taskIds.length === 0) return of;
+    // Every copy of each share a task of the list is in, in one read: shareOf() for each.
+    const rows = await this.db.allRaw(
+      `SELECT mine.task_id, s.pk, s.user_pk, m.user_pk, m.task_id
+         FROM task_shares mine JOIN shares s ON s.pk = mine.share_pk JOIN task_shares m ON m.share_pk = mine.share_pk
+        WHERE mine.user_pk = ? AND ${this.dialect.inIdList('mine.task_id')}
+        ORDER BY mine.task_id, m.user_pk`,
+      userPk,
+      [...new Set(taskIds.map((id) => Math.trunc(id)))].join(','),
+    );
+    const members = new Map<number, ShareMember[]>();
+    for (const [taskId, pk, ownerPk, memberPk, memberTask] of rows) {
+      const id = Number(taskId);
+      let list = members.get(id);
+      if (!list) {
+        members.set(id, (list = []));
+        of.set(id, { pk: Number(pk), ownerPk: Number(ownerPk), members: list });
+      }
+      list.push({ userPk: Number(memberPk), taskId: Number(memberTask) });
+    }
+    return of;
   }
 
   async createShare(ownerPk: number, taskId: number): Promise<number> {

@@ -81,7 +81,7 @@ function keptXml(t: Task): [string | null, string | null, string | null, string 
 
 const XML_ROW = '(?, ?, ?, ?, ?, ?)';
 const XML_INTO = 'INSERT INTO task_xml (user_pk, task_id, title, tag, repeat, note) VALUES ';
-const XML_UPSERT = `${XML_INTO}${XML_ROW} ON CONFLICT (user_pk, task_id) DO UPDATE SET title = excluded.title, tag = excluded.tag, repeat = excluded.repeat, note = excluded.note`;
+const XML_ON_CONFLICT = ' ON CONFLICT (user_pk, task_id) DO UPDATE SET title = excluded.title, tag = excluded.tag, repeat = excluded.repeat, note = excluded.note';
 
 const ROW = `(?, ${COLUMNS.map(() => '?').join(', ')})`;
 const CHILDREN = '(SELECT count(*) FROM tasks c WHERE c.user_pk = t.user_pk AND c.parent = t.id AND c.parent <> 0)';
@@ -249,10 +249,45 @@ const INSERT_INTO = `INSERT INTO tasks (user_pk, ${COLUMNS.join(', ')}) VALUES `
 const INSERT_SIZES = [256, 50, 16, 4, 1] as const;
 const INSERTS = new Map<number, string>(INSERT_SIZES.map((n) => [n, INSERT_INTO + Array.from({ length: n }, () => ROW).join(', ')]));
 const XML_INSERTS = new Map<number, string>(INSERT_SIZES.map((n) => [n, XML_INTO + Array.from({ length: n }, () => XML_ROW).join(', ')]));
-const UPDATE = `UPDATE tasks SET ${COLUMNS.slice(1).map((c) => `${c} = ?`).join(', ')} WHERE user_pk = ? AND id = ?`;
+const TEXT_COLUMNS: ReadonlySet<string> = new Set(['title', 'tag', 'repeat', 'note']);
+/**
+ * updateMany's statement for n tasks: the rows as a VALUES list (its columns are named column1…
+ * on both databases), the first row typed so that PostgreSQL types the others alike, the
+ * account's pk last.
+ */
+function updateFrom(n: number): string {
+  const typed = `(${COLUMNS.map((c) => (TEXT_COLUMNS.has(c) ? 'CAST(? AS TEXT)' : 'CAST(? AS BIGINT)')).join(', ')})`;
+  const rows = [typed, ...Array.from({ length: n - 1 }, () => `(${COLUMNS.map(() => '?').join(', ')})`)].join(', ');
+  const set = COLUMNS.slice(1).map((c, i) => `${c} = v.column${i + 2}`).join(', ');
+  return `UPDATE tasks SET ${set} FROM (VALUES ${rows}) AS v WHERE tasks.user_pk = ? AND tasks.id = v.column1`;
+}
+const UPDATES = new Map<number, string>(INSERT_SIZES.map((n) => [n, updateFrom(n)]));
+const XML_UPSERTS = new Map<number, string>(INSERT_SIZES.map((n) => [n, `${XML_INTO}${Array.from({ length: n }, () => XML_ROW).join(', ')}${XML_ON_CONFLICT}`]));
+const TOMBSTONE_ROW = '(?, ?, ?)';
+const TOMBSTONES = new Map<number, string>(
+  INSERT_SIZES.map((n) => [
+    n,
+    `INSERT INTO deleted_tasks (user_pk, id, stamp) VALUES ${Array.from({ length: n }, () => TOMBSTONE_ROW).join(', ')} ON CONFLICT (user_pk, id) DO UPDATE SET stamp = excluded.stamp`,
+  ]),
+);
+
+/** Ids as the one text parameter of Dialect.inIdList, each once. */
+const idList = (ids: readonly number[]): string => [...new Set(ids.map((id) => Math.trunc(id)))].join(',');
 /** pageWritten's statement texts kept: the field lists, forms and filters in use at once. */
 const WRITTEN_STATEMENTS = 64;
 const REFERENCE_FIELDS: ReadonlySet<TaskReference> = new Set(['folder', 'context', 'goal', 'location']);
+
+/**
+ * Runs `run` over `rows` in parts of the sizes of INSERT_SIZES, largest first (each size one
+ * statement text), with each part's values flattened in order.
+ */
+async function inParts(rows: ReadonlyArray<ReadonlyArray<string | number | null>>, run: (size: number, params: Array<string | number | null>) => Promise<unknown>): Promise<void> {
+  for (let at = 0; at < rows.length; ) {
+    const size = INSERT_SIZES.find((n) => n <= rows.length - at) as number;
+    await run(size, rows.slice(at, at + size).flat());
+    at += size;
+  }
+}
 
 export class SqlTasks implements TasksRepo {
   /** Listing reads a task's columns as the dialect reads wide rows best (Dialect.wideRow). */
@@ -274,6 +309,12 @@ export class SqlTasks implements TasksRepo {
   async count(userPk: number): Promise<number> {
     // Kept by insertMany and remove (migration 10), instead of counting the rows each time.
     return Number((await this.db.get<{ n: number }>('SELECT task_count AS n FROM accounts WHERE pk = ?', userPk))?.n ?? 0);
+  }
+
+  async getMany(userPk: number, ids: readonly number[]): Promise<Map<number, Task>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.allRaw(`SELECT ${SELECT} FROM tasks t WHERE t.user_pk = ? AND ${this.dialect.inIdList('t.id')}`, userPk, idList(ids));
+    return new Map(rows.map((r) => [Number(r[0]), toTask(r)]));
   }
 
   async get(userPk: number, id: number): Promise<Task | null> {
@@ -397,33 +438,44 @@ export class SqlTasks implements TasksRepo {
 
   /** Rows by multi-row inserts of the sizes of INSERT_SIZES, largest first. */
   private async insertInParts(statements: ReadonlyMap<number, string>, rows: ReadonlyArray<ReadonlyArray<string | number | null>>): Promise<void> {
-    for (let at = 0; at < rows.length; ) {
-      const size = INSERT_SIZES.find((n) => n <= rows.length - at) as number;
-      await this.db.run(statements.get(size) as string, ...rows.slice(at, at + size).flat());
-      at += size;
-    }
+    await inParts(rows, (size, params) => this.db.run(statements.get(size) as string, ...params));
   }
 
   async update(userPk: number, task: Task): Promise<void> {
-    const [id, ...rest] = values(task);
-    // A task that is not there has no kept XML to write (its key would name no task).
-    if ((await this.db.run(UPDATE, ...rest, userPk, id as number)) === 0 || !this.dialect.xml.readsKept) return;
-    const xml = keptXml(task);
-    if (xml) await this.db.run(XML_UPSERT, userPk, task.id, ...xml);
-    else await this.db.run('DELETE FROM task_xml WHERE user_pk = ? AND task_id = ?', userPk, task.id);
+    await this.updateMany(userPk, [task]);
+  }
+
+  async updateMany(userPk: number, tasks: readonly Task[]): Promise<void> {
+    const rows = tasks.map(values);
+    if (!this.dialect.xml.readsKept) {
+      await inParts(rows, (size, params) => this.db.run(UPDATES.get(size) as string, ...params, userPk));
+      return;
+    }
+    // The kept XML is written for the tasks that are there only (its key names a task).
+    const there = new Set<number>();
+    await inParts(rows, async (size, params) => {
+      for (const [id] of await this.db.allRaw(`${UPDATES.get(size) as string} RETURNING tasks.id`, ...params, userPk)) there.add(Number(id));
+    });
+    const kept: Array<Array<string | number | null>> = [];
+    const none: number[] = [];
+    for (const task of tasks) {
+      if (!there.has(task.id)) continue;
+      const xml = keptXml(task);
+      if (xml) kept.push([userPk, task.id, ...xml]);
+      else none.push(task.id);
+    }
+    await this.insertInParts(XML_UPSERTS, kept);
+    if (none.length > 0) await this.db.run(`DELETE FROM task_xml WHERE user_pk = ? AND ${this.dialect.inIdList('task_id')}`, userPk, idList(none));
   }
 
   async remove(userPk: number, ids: readonly number[], stamp: number): Promise<void> {
-    let removed = 0;
-    for (const id of ids) {
-      removed += await this.db.run('DELETE FROM tasks WHERE user_pk = ? AND id = ?', userPk, id);
-      await this.db.run(
-        'INSERT INTO deleted_tasks (user_pk, id, stamp) VALUES (?, ?, ?) ON CONFLICT (user_pk, id) DO UPDATE SET stamp = excluded.stamp',
-        userPk,
-        id,
-        stamp,
-      );
-    }
+    if (ids.length === 0) return;
+    const list = idList(ids);
+    const removed = await this.db.run(`DELETE FROM tasks WHERE user_pk = ? AND ${this.dialect.inIdList('id')}`, userPk, list);
+    await this.insertInParts(
+      TOMBSTONES,
+      list.split(',').map((id) => [userPk, Number(id), stamp]),
+    );
     if (removed > 0) await this.db.run('UPDATE accounts SET task_count = task_count - ? WHERE pk = ?', removed, userPk);
   }
 
@@ -431,6 +483,23 @@ export class SqlTasks implements TasksRepo {
     return (await this.db.all<{ id: number }>('SELECT id FROM tasks WHERE user_pk = ? AND parent = ? AND parent <> 0 ORDER BY ord, id', userPk, parent)).map(
       (r) => r.id,
     );
+  }
+
+  async childIdsOf(userPk: number, parents: readonly number[]): Promise<Map<number, number[]>> {
+    const of = new Map<number, number[]>();
+    if (parents.length === 0) return of;
+    const rows = await this.db.allRaw(
+      `SELECT parent, id FROM tasks WHERE user_pk = ? AND parent <> 0 AND ${this.dialect.inIdList('parent')} ORDER BY parent, ord, id`,
+      userPk,
+      idList(parents),
+    );
+    for (const [parent, id] of rows) {
+      const p = Number(parent);
+      let ids = of.get(p);
+      if (!ids) of.set(p, (ids = []));
+      ids.push(Number(id));
+    }
+    return of;
   }
 
   async nextOrder(userPk: number, parent: number): Promise<number> {
