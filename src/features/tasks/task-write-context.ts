@@ -8,7 +8,10 @@ import { LIMITS } from './task-rules.js';
  * and the completion of repeating tasks (task-repeat.ts) both use it, so it lives apart from both.
  */
 export interface WriteContext {
+  /** The call's repositories (CallRepos): reads of the tasks prefetched answered from memory, task updates held until needed. */
   readonly tx: Repos;
+  /** Reads the tasks and shares of these ids in one statement each (CallRepos.prefetch), where `tx` keeps them. */
+  readonly prefetch?: (ids: readonly number[]) => Promise<void>;
   readonly account: Account;
   readonly clientPk: number;
   readonly now: number;

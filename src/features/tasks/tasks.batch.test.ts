@@ -45,7 +45,34 @@ describe('a write call touches what its items share once', () => {
     return calls;
   }
 
-  const rewritesOf = (calls: readonly Call[], id: unknown) => calls.filter((c) => c.method === 'update' && (c.args[1] as Task).id === id).length;
+  /** Runs `call`, counting the calls of every method of the task and sharing repositories of its transactions. */
+  async function repositoryCalls(call: () => Promise<unknown>): Promise<Map<string, number>> {
+    const store = ctx.deps.store as { transaction: (fn: (tx: Repos) => Promise<unknown>) => Promise<unknown> };
+    const real = store.transaction.bind(store);
+    const counted = new Map<string, number>();
+    const counting = <T extends object>(name: string, repo: T): T =>
+      new Proxy(repo, {
+        get: (target, key, receiver) => {
+          const value: unknown = Reflect.get(target, key, receiver);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            counted.set(`${name}.${String(key)}`, (counted.get(`${name}.${String(key)}`) ?? 0) + 1);
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+    store.transaction = (fn) => real((tx) => fn({ ...tx, tasks: counting('tasks', tx.tasks), sharing: counting('sharing', tx.sharing) }));
+    try {
+      await call();
+    } finally {
+      store.transaction = real;
+    }
+    return counted;
+  }
+
+  /** Writes of task `id` by the calls recorded: an update of it, or an updateMany holding it. */
+  const rewritesOf = (calls: readonly Call[], id: unknown) =>
+    calls.filter((c) => (c.method === 'update' && (c.args[1] as Task).id === id) || (c.method === 'updateMany' && (c.args[1] as Task[]).some((t) => t.id === id))).length;
   const send = async (action: 'add' | 'edit' | 'delete', tasks: unknown[], extra: Record<string, string> = {}) =>
     (await tasksCall(ctx, token, action, tasks, extra)).json() as Json[];
   const modifiedOf = async (id: unknown) => ((await api(ctx, token, '/3/tasks/get.php', { id: String(id) })).json() as Json[])[1]?.['modified'] as number;
@@ -54,7 +81,7 @@ describe('a write call touches what its items share once', () => {
     const [parent] = await send('add', [{ title: 'Parent' }]);
     ctx.clock.advance(30);
     let added: Json[] = [];
-    const calls = await recording(['update'], async () => {
+    const calls = await recording(['update', 'updateMany'], async () => {
       added = await send('add', Array.from({ length: 50 }, (_, i) => ({ title: `Sub ${i}`, parent: parent?.['id'] })));
     });
     assert.equal(added.filter((t) => typeof t['id'] === 'number').length, 50);
@@ -66,13 +93,39 @@ describe('a write call touches what its items share once', () => {
     const [p1, p2] = await send('add', [{ title: 'P1' }, { title: 'P2' }]);
     const subs = await send('add', [1, 2, 3].map((i) => ({ title: `Sub ${i}`, parent: p1?.['id'] })));
     ctx.clock.advance(30);
-    const moves = await recording(['update'], () => send('edit', subs.map((s) => ({ id: s['id'], parent: p2?.['id'] }))));
+    const moves = await recording(['update', 'updateMany'], () => send('edit', subs.map((s) => ({ id: s['id'], parent: p2?.['id'] }))));
     assert.deepEqual([rewritesOf(moves, p1?.['id']), rewritesOf(moves, p2?.['id'])], [1, 1]);
     ctx.clock.advance(30);
-    const deletes = await recording(['update'], () => send('delete', subs.map((s) => s['id'])));
+    const deletes = await recording(['update', 'updateMany'], () => send('delete', subs.map((s) => s['id'])));
     assert.equal(rewritesOf(deletes, p2?.['id']), 1);
     assert.ok((await modifiedOf(p2?.['id'])) > (await modifiedOf(p1?.['id'])), 'the delete stamped P2 again');
   });
+
+  // On PostgreSQL each call of a repository is a round trip or more: a call of 50 items must not make
+  // ten times those of 5 (issue 15: a constant number of round trips per write call).
+  for (const fields of ['', 'children,meta,attachment,shared']) {
+    it(`edits and deletes of 50 tasks call the repositories as often as of 5${fields ? ` (fields ${fields})` : ''}`, async () => {
+      const costs: Array<Map<string, number>> = [];
+      for (const n of [5, 50]) {
+        const added = await send('add', Array.from({ length: n }, (_, i) => ({ title: `Batch ${i}` })));
+        const ids = added.map((t) => t['id']);
+        ctx.clock.advance(1);
+        let edited: Json[] = [];
+        const edits = await repositoryCalls(async () => {
+          edited = await send('edit', ids.map((id) => ({ id, title: `Edited ${String(id)}`, star: 1 })), { fields });
+        });
+        assert.deepEqual(edited.map((t) => t['title']), ids.map((id) => `Edited ${String(id)}`));
+        let deleted: Json[] = [];
+        const deletes = await repositoryCalls(async () => {
+          deleted = await send('delete', ids);
+        });
+        assert.deepEqual(deleted.map((t) => t['id']), ids);
+        costs.push(new Map([...[...edits].map(([k, v]) => [`edit ${k}`, v] as const), ...[...deletes].map(([k, v]) => [`delete ${k}`, v] as const)]));
+      }
+      assert.deepEqual(Object.fromEntries(costs[1] ?? []), Object.fromEntries(costs[0] ?? []));
+      assert.ok([...(costs[1] ?? new Map<string, number>()).values()].every((n) => n <= 2), 'no method is called per item');
+    });
+  }
 
   it('a task added a moment ago has no subtasks: the children field costs no query', async () => {
     let added: Json[] = [];

@@ -7,6 +7,7 @@ import type { ListedTask, Task } from '../../storage/store.js';
 import { applyLinkChanges, checkLinkChanges, readLinkChanges, type LinkChanges } from './task-attachments.js';
 import { copyToOthers, jointChanged, leaveOnDelete } from '../sharing/joint-tasks.js';
 import { OtherAccounts } from '../sharing/other-accounts.js';
+import { CallRepos } from './call-repos.js';
 import { checkReferences } from './task-checks.js';
 import { parseTaskInput, type TaskPatch } from './task-input.js';
 import { repeatCompletion } from './task-repeat.js';
@@ -33,15 +34,18 @@ export interface Wanted {
  * wait on each other in a cycle (which PostgreSQL would end as a deadlock).
  */
 export async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: WriteContext) => Promise<T>, options: { partners?: boolean } = {}): Promise<T> {
-  return deps.store.transaction(async (tx) => {
+  return deps.store.transaction(async (inner) => {
+    const calls = new CallRepos(inner, auth.userPk);
+    const tx = calls.tx;
     const others = new OtherAccounts(tx, deps.clock);
     const partners = options.partners ? await tx.sharing.partners(auth.userPk) : [];
     for (const pk of partners) if (pk < auth.userPk) await others.lock(pk);
     const { now, account } = await lockAccount(deps, tx, auth.userPk);
     for (const pk of partners) if (pk > auth.userPk) await others.lock(pk);
     others.lockedAlready([auth.userPk]);
-    return each({
+    const result = await each({
       tx,
+      prefetch: (ids) => calls.prefetch(ids),
       account,
       clientPk: auth.clientPk,
       now,
@@ -50,6 +54,8 @@ export async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: Wr
       others,
       sharingMinPro: deps.config.sharingMinPro,
     });
+    await calls.flush();
+    return result;
   });
 }
 
@@ -57,13 +63,49 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** `children` is passed when already known (0 for a task created a moment ago), and counted otherwise. */
-async function view(ctx: WriteContext, task: Task, meta: string | null | undefined, wanted: Wanted, children?: number): Promise<ListedTask> {
-  children ??= wanted.children && task.parent === 0 ? (await ctx.tx.tasks.childIds(ctx.account.pk, task.id)).length : 0;
-  const shownMeta = wanted.meta ? (meta !== undefined ? meta : await ctx.tx.tasks.meta(ctx.account.pk, task.id, ctx.clientPk)) : null;
-  const attachment = wanted.attachment ? ((await ctx.tx.attachments.forTasks(ctx.account.pk, [task.id])).get(task.id) ?? []) : [];
-  const sharing = wanted.sharing ? (await ctx.tx.sharing.forTasks(ctx.account.pk, [task.id])).get(task.id) : undefined;
-  return { ...task, children, meta: shownMeta === '' ? null : shownMeta, attachment, ...(sharing && { sharing }) };
+/** A task a write call shows, with what it already knows of its costly parts. */
+interface Shown {
+  readonly task: Task;
+  /** The meta the item wrote, as the call shows it; undefined: read it. */
+  readonly meta?: string | null | undefined;
+  /** Known already (0 for a task created a moment ago); undefined: count them. */
+  readonly children?: number;
+}
+
+/**
+ * The tasks a call shows, each with the costly parts wanted, read for all of them at once: one
+ * page for the subtask counts and meta still unknown, one read of the links, one of the sharing
+ * fields. Read once every item has been written, they show the call's end state.
+ */
+async function views(ctx: WriteContext, shown: readonly Shown[], wanted: Wanted): Promise<ListedTask[]> {
+  const ids = [...new Set(shown.map((s) => s.task.id))];
+  const counting = wanted.children && shown.some((s) => s.children === undefined && s.task.parent === 0);
+  const reading = wanted.meta && shown.some((s) => s.meta === undefined);
+  const listed = new Map<number, ListedTask>();
+  if (ids.length > 0 && (counting || reading)) {
+    // One more than the ids: a page that holds them all needs no count.
+    const page = await ctx.tx.tasks.page(ctx.account.pk, {
+      where: { ids },
+      start: 0,
+      num: ids.length + 1,
+      withChildren: counting,
+      metaFor: reading ? ctx.clientPk : undefined,
+    });
+    for (const t of page.tasks) listed.set(t.id, t);
+  }
+  const links = wanted.attachment && ids.length > 0 ? await ctx.tx.attachments.forTasks(ctx.account.pk, ids) : undefined;
+  const sharing = wanted.sharing && ids.length > 0 ? await ctx.tx.sharing.forTasks(ctx.account.pk, ids) : undefined;
+  return shown.map(({ task, meta, children }) => {
+    const shownMeta = wanted.meta ? (meta !== undefined ? meta : (listed.get(task.id)?.meta ?? null)) : null;
+    const shared = sharing?.get(task.id);
+    return {
+      ...task,
+      children: children ?? (wanted.children && task.parent === 0 ? (listed.get(task.id)?.children ?? 0) : 0),
+      meta: shownMeta === '' ? null : shownMeta,
+      attachment: links?.get(task.id) ?? [],
+      ...(shared && { sharing: shared }),
+    };
+  });
 }
 
 function refOf(item: unknown): string | number | undefined {
@@ -134,9 +176,7 @@ async function insertAdded(ctx: WriteContext, items: readonly Judged[], wanted: 
   for (const [i, p] of patches.entries()) if (p.meta) await ctx.tx.tasks.setMeta(ctx.account.pk, first + i, ctx.clientPk, p.meta);
   for (const [i, j] of items.entries()) if (j.links) await applyLinkChanges(ctx.tx, ctx.account.pk, first + i, j.links);
   for (const parent of orders.keys()) await markParentChanged(ctx, parent);
-  const shown: ListedTask[] = [];
-  for (const [i, task] of tasks.entries()) shown.push(await view(ctx, task, patches[i]?.meta ?? null, wanted, 0));
-  return shown;
+  return views(ctx, tasks.map((task, i) => ({ task, meta: patches[i]?.meta ?? null, children: 0 })), wanted);
 }
 
 function newTaskOf(ctx: WriteContext, p: TaskPatch, id: number, stamp: number, ord: number): Task {
@@ -207,17 +247,27 @@ export async function editTasks(
   options: { wanted: Wanted; reschedule: boolean },
 ): Promise<WriteResult[]> {
   return writeCall(deps, auth, async (ctx) => {
-    const results: WriteResult[] = [];
-    for (const item of items) results.push(await editOne(ctx, item, options));
-    return results;
+    await ctx.prefetch?.(items.flatMap((item) => idOf(isObject(item) ? item['id'] : undefined)));
+    const edited: Array<Shown | ItemError> = [];
+    for (const item of items) edited.push(await editOne(ctx, item, options));
+    // Shown once every item is written (views): the parts of a task two items edit show the end state.
+    const shown = await views(ctx, edited.filter((e): e is Shown => !('errorCode' in e)), options.wanted);
+    let next = 0;
+    return edited.map((e) => ('errorCode' in e ? e : { task: shown[next++] as ListedTask }));
   }, { partners: true });
+}
+
+/** The id an item names, when it names one: for prefetching (readId judges it). */
+function idOf(raw: unknown): number[] {
+  const id = classifyId(raw);
+  return typeof id === 'number' ? [id] : [];
 }
 
 async function editOne(
   ctx: WriteContext,
   item: unknown,
   options: { wanted: Wanted; reschedule: boolean },
-): Promise<WriteResult> {
+): Promise<Shown | ItemError> {
   if (!isObject(item)) return itemError(611, '', 'Malformed request: each task must be a JSON object');
   const idOrError = readId(item['id']);
   if ('errorCode' in idOrError) return idOrError;
@@ -265,16 +315,22 @@ async function editOne(
       await markParentChanged(ctx, next.parent);
     }
   }
-  return { task: await view(ctx, next, meta, options.wanted) };
+  return { task: next, meta };
 }
 
 export async function deleteTasks(deps: Deps, auth: AuthContext, items: readonly unknown[]): Promise<Array<{ id: number } | ItemError>> {
   return writeCall(deps, auth, async (ctx) => {
+    const pk = ctx.account.pk;
+    // Ids arrive as numbers or strings; some clients send {id} objects.
+    const asked = items.map((item) => readId(isObject(item) ? item['id'] : item));
+    const ids = asked.flatMap((a) => ('errorCode' in a ? [] : [a.id]));
+    // What the items will look at, read at once: the tasks, their subtasks, and the shares of both.
+    const subtasks = ids.length > 0 ? await ctx.tx.tasks.childIdsOf(pk, ids) : new Map<number, number[]>();
+    await ctx.prefetch?.([...ids, ...[...subtasks.values()].flat()]);
     const deletedNow = new Set<number>();
+    const gone: number[] = [];
     const results: Array<{ id: number } | ItemError> = [];
-    for (const item of items) {
-      // Ids arrive as numbers or strings; some clients send {id} objects.
-      const idOrError = readId(isObject(item) ? item['id'] : item);
+    for (const idOrError of asked) {
       if ('errorCode' in idOrError) {
         results.push(idOrError);
         continue;
@@ -285,24 +341,28 @@ export async function deleteTasks(deps: Deps, auth: AuthContext, items: readonly
         results.push({ id });
         continue;
       }
-      const task = await ctx.tx.tasks.get(ctx.account.pk, id);
+      const task = await ctx.tx.tasks.get(pk, id);
       if (!task) {
         results.push(itemError(605, idRef(id)));
         continue;
       }
-      // Deleting a parent deletes its subtasks; each lands in the deleted list.
-      const ids = [id, ...(await ctx.tx.tasks.childIds(ctx.account.pk, id))];
+      // Deleting a parent deletes its subtasks (those not deleted earlier in the call); each lands
+      // in the deleted list.
+      const removed = [id, ...(subtasks.get(id) ?? []).filter((child) => !deletedNow.has(child))];
       // A joint task (or subtask): the owner's deletion reaches every copy, anyone else's only
       // takes their copy out of the share (docs/decisions/0015).
-      for (const gone of ids) {
-        const share = await ctx.tx.sharing.shareOf(ctx.account.pk, gone);
-        if (share) await leaveOnDelete(ctx.tx, ctx.others, share, { userPk: ctx.account.pk, taskId: gone });
+      for (const one of removed) {
+        const share = await ctx.tx.sharing.shareOf(pk, one);
+        if (share) await leaveOnDelete(ctx.tx, ctx.others, share, { userPk: pk, taskId: one });
       }
-      await ctx.tx.tasks.remove(ctx.account.pk, ids, await deleteStamp(ctx));
-      for (const gone of ids) deletedNow.add(gone);
+      for (const one of removed) deletedNow.add(one);
+      gone.push(...removed);
       if (task.parent !== 0 && !deletedNow.has(task.parent)) await markParentChanged(ctx, task.parent);
       results.push({ id });
     }
+    // Every task the call deletes, at once (a parent stamped above and deleted by a later item is
+    // written, then deleted).
+    if (gone.length > 0) await ctx.tx.tasks.remove(pk, gone, await deleteStamp(ctx));
     return results;
   }, { partners: true });
 }
