@@ -127,8 +127,12 @@ export interface DocumentsRepo {
   /** Records ordered by id (stable paging), with the total before paging. */
   page<K extends DocumentKind>(userPk: number, kind: K, query: DocumentQuery): Promise<DocumentPage<K>>;
   get<K extends DocumentKind>(userPk: number, kind: K, id: DocumentId): Promise<DocumentTypes[K] | null>;
+  /** get() of many ids in one read: String(id) → record; ids with no record are absent. */
+  getMany<K extends DocumentKind>(userPk: number, kind: K, ids: readonly DocumentId[]): Promise<Map<string, DocumentTypes[K]>>;
   /** The id of the record the client added with `ref` (rows: within `list`), or null. */
   idByRef(userPk: number, kind: DocumentKind, ref: string, list?: string): Promise<DocumentId | null>;
+  /** idByRef() of many refs in one read: ref → id; refs no record was added with are absent. */
+  idsByRef(userPk: number, kind: DocumentKind, refs: readonly string[], list?: string): Promise<Map<string, DocumentId>>;
   /** Records of the kind in the account (rows: in `list`). */
   count(userPk: number, kind: DocumentKind, list?: string): Promise<number>;
   insert<K extends DocumentKind>(userPk: number, kind: K, record: DocumentTypes[K]): Promise<void>;
@@ -136,11 +140,15 @@ export interface DocumentsRepo {
   insertMany<K extends DocumentKind>(userPk: number, kind: K, records: ReadonlyArray<DocumentTypes[K]>): Promise<void>;
   /** Writes every field of the record with this id (the caller has merged its changes). */
   update<K extends DocumentKind>(userPk: number, kind: K, record: DocumentTypes[K]): Promise<void>;
+  /** update() of many records of one kind, in a few multi-row statements whatever their number. Each id at most once. */
+  updateMany<K extends DocumentKind>(userPk: number, kind: K, records: ReadonlyArray<DocumentTypes[K]>): Promise<void>;
   /**
    * Deletes the record and records a tombstone at `stamp`; false when there was none. A list
    * takes its rows with it (they get no tombstones of their own: the list's covers them).
    */
   remove(userPk: number, kind: DocumentKind, id: DocumentId, stamp: number): Promise<boolean>;
+  /** remove() of many records of one kind, in a few statements whatever their number: String(id) of those there were. */
+  removeMany(userPk: number, kind: DocumentKind, ids: readonly DocumentId[], stamp: number): Promise<Set<string>>;
   /** Tombstones with a stamp after `after`, oldest first (rows: of `list` only, when given). */
   deletedAfter(userPk: number, kind: DocumentKind, after: number, list?: string): Promise<DocumentTombstone[]>;
   /** Moves a list's `modified` (its row count changed) without a new version. */
@@ -173,6 +181,8 @@ export interface AttachmentsRepo {
   count(userPk: number, taskId: number): Promise<number>;
   /** Whether any task links to the record. */
   isLinked(userPk: number, kind: AttachmentKind, id: DocumentId): Promise<boolean>;
+  /** isLinked() of many records of one kind in one read: String(id) of those a task links to. */
+  linkedOf(userPk: number, kind: AttachmentKind, ids: readonly DocumentId[]): Promise<Set<string>>;
   /**
    * Removes every link to the record (it was deleted), as an edit of the tasks that had one: their
    * `modified` becomes `stamp`. Returns how many tasks changed.

@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { newAccount, newTask } from '../../test/factories.js';
-import type { List, ListRow, Note, Outline, Repos, Store } from './store.js';
+import type {
+  AttachmentKind,
+  DocumentId,
+  DocumentKind,
+  DocumentTombstone,
+  DocumentTypes,
+  List,
+  ListRow,
+  Note,
+  Outline,
+  Repos,
+  Store,
+} from './store.js';
 import type { OpenStore } from './store.contract.js';
 
 /**
@@ -42,6 +54,67 @@ const list = (id: string, over: Partial<List> = {}): List => ({
 const row = (id: string, listId: string, over: Partial<ListRow> = {}): ListRow => ({ id, list: listId, ref: `ref-${id}`, version: 1, added: 100, modified: 200, cells: { c1: 'Milk', c2: 2.5 }, ...over });
 
 const hex = (n: number): string => n.toString(16).padStart(24, '0');
+
+// For the batch methods' tests: records numbered 1, 2, … of each kind.
+const KINDS = ['note', 'outline', 'list', 'row'] as const;
+const upTo = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
+/** Record number i's id: notes have integer ids, the other kinds hexadecimal text. */
+const idOf = (kind: DocumentKind, i: number): DocumentId => (kind === 'note' ? i : hex(i));
+const idsOf = (kind: DocumentKind, nums: readonly number[]): DocumentId[] => nums.map((i) => idOf(kind, i));
+/** The two lists that hold row i (odd in L1, even in L2); no hex(i) of a test reaches their ids. */
+const L1 = 'e'.repeat(24);
+const L2 = 'f'.repeat(24);
+const listOf = (i: number): string => (i % 2 ? L1 : L2);
+/** List i's rows: i % 3 of them. */
+const rowsOfList = (i: number): ListRow[] => upTo(i % 3).map((j) => row(hex(0x1000 + 4 * i + j), hex(i)));
+
+/** Record number i of each kind, its text marked with `tag` (to tell accounts apart). */
+const make: { readonly [K in DocumentKind]: (i: number, tag: string) => DocumentTypes[K] } = {
+  note: (i, tag) => note(i, { title: `${tag} ${i}`, folder: i % 4 }),
+  outline: (i, tag) => outline(hex(i), { title: `${tag} ${i}` }),
+  list: (i, tag) => list(hex(i), { title: `${tag} ${i}` }),
+  row: (i, tag) => row(hex(i), listOf(i), { cells: { c1: `${tag} ${i}`, c2: i } }),
+};
+
+const ODD = `&<>"'\r`;
+/** The record with every field but its id changed, ref, list and row count too (update() keeps those as stored). */
+const change: { readonly [K in DocumentKind]: (r: DocumentTypes[K]) => DocumentTypes[K] } = {
+  note: (n) => ({
+    id: n.id, title: `${n.title} ${ODD}`, text: `${n.id}\r\n${ODD}`, folder: n.folder + 5, private: 1 - n.private, added: n.added + 1, modified: n.modified + 1,
+  }),
+  outline: (o) => ({
+    id: o.id, ref: `new-${o.ref}`, title: `${o.title} ${ODD}`, keywords: ODD, note: `${o.id} ${ODD}`, hidden: 1 - o.hidden,
+    version: o.version + 1, added: o.added + 1, modified: o.modified + 1,
+    nodes: {
+      count: 1, updated_at: o.nodes.updated_at + 1,
+      children: [{ id: 7, parent_id: 0, content: `${o.id} ${ODD}`, checked: 0, position: 1, children: [] }],
+    },
+  }),
+  list: (l) => ({
+    id: l.id, ref: `new-${l.ref}`, title: `${l.title} ${ODD}`, keywords: ODD, note: `${l.id} ${ODD}`,
+    version: l.version + 1, added: l.added + 1, modified: l.modified + 1,
+    cols: [{ id: 3, title: ODD, type: 12.4, width: 42, sort: 2, choices: [ODD, l.id] }], nextCol: l.nextCol + 1, rows: l.rows + 99,
+  }),
+  row: (w) => ({
+    id: w.id, list: w.list === L1 ? L2 : L1, ref: `new-${w.ref}`, version: w.version + 1, added: w.added + 1, modified: w.modified + 1,
+    cells: { c3: [ODD, w.id], c4: 12.75, c1: `${w.id}\r` },
+  }),
+};
+
+/** What update() of `now` leaves of the stored record `was`: the add's ref, a row's list, a list's row count. */
+const keep: { readonly [K in DocumentKind]: (now: DocumentTypes[K], was: DocumentTypes[K]) => DocumentTypes[K] } = {
+  note: (now) => now,
+  outline: (now, was) => ({ ...now, ref: was.ref }),
+  list: (now, was) => ({ ...now, ref: was.ref, rows: was.rows }),
+  row: (now, was) => ({ ...now, ref: was.ref, list: was.list }),
+};
+
+const must = <T>(v: T | null | undefined): T => {
+  assert.ok(v !== null && v !== undefined);
+  return v;
+};
+const byStampAndId = (ts: readonly DocumentTombstone[]): DocumentTombstone[] =>
+  [...ts].sort((x, y) => x.stamp - y.stamp || String(x.id).localeCompare(String(y.id)));
 
 export function documentsContract(label: string, open: OpenStore): void {
   describe(`documents storage contract: ${label}`, () => {
@@ -227,6 +300,206 @@ export function documentsContract(label: string, open: OpenStore): void {
       });
       const evens = Array.from({ length: 15 }, (_, i) => 10 + 2 * i);
       assert.deepEqual([...(await read().attachments.forTasks(a, evens)).keys()].sort((x, y) => x - y), evens);
+    });
+
+    describe('batch reads and writes', () => {
+      const account = async (): Promise<number> => (await tx((r) => r.accounts.create(newAccount('doc', ++seq)))).pk;
+
+      /** Inserts the `kind` records numbered `nums` (make): rows in L1 and L2, inserted first; each list i with rowsOfList(i). */
+      async function seed<K extends DocumentKind>(pk: number, kind: K, nums: readonly number[], tag: string): Promise<Array<DocumentTypes[K]>> {
+        const records = nums.map((i) => make[kind](i, tag));
+        await tx(async (r) => {
+          if (kind === 'row') await r.documents.insertMany(pk, 'list', [list(L1), list(L2)]);
+          await r.documents.insertMany(pk, kind, records);
+          if (kind === 'list') await r.documents.insertMany(pk, 'row', nums.flatMap((i) => rowsOfList(i)));
+        });
+        return records;
+      }
+
+      /** get() of each id, as getMany must answer: String(id) → record, the ids without a record absent. */
+      async function getEach<K extends DocumentKind>(pk: number, kind: K, ids: readonly DocumentId[]): Promise<Map<string, DocumentTypes[K]>> {
+        const out = new Map<string, DocumentTypes[K]>();
+        for (const id of ids) {
+          const got = await read().documents.get(pk, kind, id);
+          if (got) out.set(String(id), got);
+        }
+        return out;
+      }
+
+      /** isLinked() of each id, as linkedOf must answer. */
+      async function linkedEach(pk: number, kind: AttachmentKind, ids: readonly DocumentId[]): Promise<Set<string>> {
+        const out = new Set<string>();
+        for (const id of ids) if (await read().attachments.isLinked(pk, kind, id)) out.add(String(id));
+        return out;
+      }
+
+      async function getManyMixed<K extends DocumentKind>(kind: K): Promise<void> {
+        await seed(a, kind, [1, 2, 3, 5], 'A');
+        await seed(b, kind, [2, 7], 'B');
+        // 99 is nowhere, 7 only the other account's; 1 and 5 are asked twice.
+        const asked = idsOf(kind, [5, 1, 99, 7, 1, 2, 5]);
+        const got = await read().documents.getMany(a, kind, asked);
+        assert.deepEqual(got, await getEach(a, kind, asked));
+        assert.deepEqual([...got.keys()].sort(), idsOf(kind, [1, 2, 5]).map(String));
+        assert.deepEqual(await read().documents.getMany(b, kind, asked), await getEach(b, kind, asked));
+        assert.deepEqual(await read().documents.getMany(a, kind, []), new Map());
+        assert.deepEqual(await read().documents.getMany(a, kind, idsOf(kind, [7, 99])), new Map());
+      }
+
+      async function getManyLarge<K extends DocumentKind>(kind: K): Promise<void> {
+        await seed(a, kind, upTo(150).filter((i) => i % 3 !== 0), 'A');
+        await seed(b, kind, upTo(200), 'B');
+        // 2, 4, … 240: in a up to 150 but the multiples of 3, in b up to 200.
+        const asked = idsOf(kind, upTo(120).map((i) => 2 * i));
+        for (const pk of [a, b]) assert.deepEqual(await read().documents.getMany(pk, kind, asked), await getEach(pk, kind, asked));
+        assert.deepEqual([(await read().documents.getMany(a, kind, asked)).size, (await read().documents.getMany(b, kind, asked)).size], [50, 100]);
+      }
+
+      async function updateManyOf<K extends DocumentKind>(kind: K, n: number): Promise<void> {
+        const c = await account();
+        const nums = upTo(n + 2);
+        const ids = idsOf(kind, nums);
+        const all = await seed(a, kind, nums, 'same');
+        for (const pk of [b, c]) await seed(pk, kind, nums, 'same');
+        // The first and the last record are not in the batch.
+        const batch = all.slice(1, n + 1).map((r) => change[kind](r));
+        const first = new Map(Object.entries(must(all[1])));
+        for (const [key, value] of Object.entries(must(batch[0]))) if (key !== 'id') assert.notDeepEqual(value, first.get(key), key);
+        const [stored, theirs] = [await getEach(a, kind, ids), await getEach(c, kind, ids)];
+        await tx((r) => r.documents.updateMany(a, kind, batch));
+        await tx(async (r) => {
+          for (const record of batch) await r.documents.update(b, kind, record);
+        });
+        const got = await getEach(a, kind, ids);
+        assert.deepEqual(got, await getEach(b, kind, ids), 'as update() of each writes');
+        const expected = new Map(stored);
+        for (const record of batch) expected.set(String(record.id), keep[kind](record, must(stored.get(String(record.id)))));
+        assert.deepEqual(got, expected, 'every field as written, but the ref, list and row count as stored; the rest unchanged');
+        assert.deepEqual(await getEach(c, kind, ids), theirs, 'another account is untouched');
+      }
+
+      async function updateManyAbsent<K extends DocumentKind>(kind: K): Promise<void> {
+        await seed(a, kind, [1, 2], 'A');
+        await seed(b, kind, [2, 3], 'B');
+        const ids = idsOf(kind, [1, 2, 3, 4]);
+        const [stored, theirs] = [await getEach(a, kind, ids), await getEach(b, kind, ids)];
+        // 1 is there; 3 is only the other account's; 4 is nowhere.
+        const batch = [1, 3, 4].map((i) => change[kind](make[kind](i, 'A')));
+        await tx((r) => r.documents.updateMany(a, kind, batch));
+        await tx((r) => r.documents.updateMany(a, kind, []));
+        const one = String(idOf(kind, 1));
+        assert.deepEqual(await getEach(a, kind, ids), new Map([...stored, [one, keep[kind](must(batch[0]), must(stored.get(one)))]]));
+        assert.deepEqual(await getEach(b, kind, ids), theirs);
+      }
+
+      async function removeManyOf<K extends DocumentKind>(kind: K, n: number): Promise<void> {
+        const c = await account();
+        for (const pk of [a, b]) {
+          await seed(pk, kind, upTo(n + 2), 'A');
+          await tx((r) => r.documents.remove(pk, kind, idOf(kind, n + 2), 400));
+        }
+        await seed(c, kind, upTo(n + 4), 'C');
+        const theirs = await getEach(c, kind, idsOf(kind, upTo(n + 4)));
+        // 1…n are there (1 asked twice), n + 1 stays, n + 2 was removed before, n + 3 is only the other account's, n + 5 is nowhere.
+        const asked = idsOf(kind, [...upTo(n), n + 2, n + 3, n + 5, 1]);
+        const removed = await tx((r) => r.documents.removeMany(a, kind, asked, 500));
+        const oneByOne = new Set<string>();
+        await tx(async (r) => {
+          for (const id of asked) if (await r.documents.remove(b, kind, id, 500)) oneByOne.add(String(id));
+        });
+        assert.deepEqual(removed, oneByOne);
+        assert.deepEqual(removed, new Set(idsOf(kind, upTo(n)).map(String)));
+        assert.deepEqual(await getEach(a, kind, asked), new Map());
+        assert.deepEqual([...(await getEach(a, kind, [idOf(kind, n + 1)])).keys()], [String(idOf(kind, n + 1))]);
+        const tombstones = await read().documents.deletedAfter(a, kind, 0);
+        assert.deepEqual(tombstones, await read().documents.deletedAfter(b, kind, 0), 'as remove() of each gives');
+        const expected = [n + 2, ...upTo(n)].map((i) => ({ id: idOf(kind, i), list: kind === 'row' ? listOf(i) : '', stamp: i === n + 2 ? 400 : 500 }));
+        assert.deepEqual(byStampAndId(tombstones), byStampAndId(expected));
+        assert.deepEqual(await getEach(c, kind, idsOf(kind, upTo(n + 4))), theirs, 'another account keeps its records');
+        assert.deepEqual(await read().documents.deletedAfter(c, kind, 0), []);
+        if (kind === 'list') {
+          // The removed lists' rows went with them, without tombstones of their own; the list left keeps its rows.
+          const gone = [...upTo(n), n + 2].flatMap((i) => rowsOfList(i).map((w) => w.id));
+          assert.ok(gone.length > 0);
+          assert.deepEqual(await getEach(a, 'row', gone), new Map());
+          assert.deepEqual(await read().documents.deletedAfter(a, 'row', 0), []);
+          assert.equal(await read().documents.count(a, 'row', hex(n + 1)), (n + 1) % 3);
+        }
+        assert.deepEqual(await tx((r) => r.documents.removeMany(a, kind, [], 600)), new Set());
+        assert.deepEqual(await read().documents.deletedAfter(a, kind, 500), []);
+      }
+
+      async function linkedOfMixed(kind: AttachmentKind): Promise<void> {
+        await tx(async (r) => {
+          for (const pk of [a, b]) for (const id of [1, 2, 3]) await r.tasks.insert(pk, newTask(id));
+        });
+        for (const pk of [a, b]) await seed(pk, kind, [1, 2, 3, 4, 5], 'A');
+        const id = (i: number): DocumentId => idOf(kind, i);
+        // 1 is linked by two tasks, 2 by one; 3 only in the other account; 4's id only as another kind's; 5 not at all; 9 is nowhere.
+        await tx(async (r) => {
+          await r.attachments.link(a, 1, kind, id(1));
+          await r.attachments.link(a, 2, kind, id(1));
+          await r.attachments.link(a, 3, kind, id(2));
+          await r.attachments.link(b, 1, kind, id(3));
+          await r.attachments.link(a, 1, kind === 'outline' ? 'list' : 'outline', id(4));
+        });
+        const asked = [1, 2, 3, 4, 5, 9, 2].map(id);
+        assert.deepEqual(await read().attachments.linkedOf(a, kind, asked), new Set([id(1), id(2)].map(String)));
+        for (const pk of [a, b]) assert.deepEqual(await read().attachments.linkedOf(pk, kind, asked), await linkedEach(pk, kind, asked));
+        assert.deepEqual(await read().attachments.linkedOf(a, kind, []), new Set());
+      }
+
+      async function linkedOfLarge(kind: AttachmentKind): Promise<void> {
+        await tx(async (r) => {
+          for (const id of [1, 2, 3]) await r.tasks.insert(a, newTask(id));
+        });
+        await seed(a, kind, upTo(150), 'A');
+        // Every third record up to 150 is linked, by one of three tasks.
+        await tx(async (r) => {
+          for (const i of upTo(50)) await r.attachments.link(a, 1 + (i % 3), kind, idOf(kind, 3 * i));
+        });
+        const asked = idsOf(kind, upTo(120).map((i) => 2 * i));
+        const linked = await read().attachments.linkedOf(a, kind, asked);
+        assert.deepEqual(linked, await linkedEach(a, kind, asked));
+        assert.equal(linked.size, 25);
+      }
+
+      for (const kind of KINDS) {
+        it(`getMany of ${kind}s equals get() of each id: known, unknown, another account's only, repeated; nothing for no ids`, () => getManyMixed(kind));
+        it(`getMany of 120 ${kind} ids (more than a statement part) equals get() of each, in each account`, () => getManyLarge(kind));
+        for (const n of [1, 3, 120]) {
+          it(`updateMany of ${n} ${kind}(s) writes each as update() does (ref, list, row count kept); the rest and another account untouched`, () =>
+            updateManyOf(kind, n));
+        }
+        it(`updateMany of ${kind}s leaves out records not there (unknown, another account's only): nothing created, nothing else changed`, () =>
+          updateManyAbsent(kind));
+        for (const n of [1, 120]) {
+          it(`removeMany of ${n} ${kind}(s) among unknown, gone and another account's ids: the set of those removed, tombstones as remove() gives`, () =>
+            removeManyOf(kind, n));
+        }
+      }
+
+      it('updateMany keeps each row in its own list with its ref, whatever list its record names (another, or none), as update() does', async () => {
+        for (const pk of [a, b]) await seed(pk, 'row', [1, 2, 3], 'A');
+        // Row 1 is in L1 and names L2, row 2 the other way round; row 3 (in L1) names a list that does not exist.
+        const batch = [row(hex(1), L2, { ref: 'moved-1', cells: { c1: 'x' } }), row(hex(2), L1, { ref: 'moved-2' }), row(hex(3), hex(999), { ref: 'moved-3' })];
+        await tx((r) => r.documents.updateMany(a, 'row', batch));
+        await tx(async (r) => {
+          for (const w of batch) await r.documents.update(b, 'row', w);
+        });
+        const ids = idsOf('row', [1, 2, 3]);
+        assert.deepEqual(await getEach(a, 'row', ids), await getEach(b, 'row', ids));
+        for (const i of [1, 2, 3]) assert.equal(await read().documents.idByRef(a, 'row', `ref-${hex(i)}`, listOf(i)), hex(i));
+        const inList = async (l: string): Promise<string[]> => (await read().documents.page(a, 'row', { list: l, start: 0, num: 9 })).items.map((w) => w.id);
+        assert.deepEqual([await inList(L1), await inList(L2), await inList(hex(999))], [[hex(1), hex(3)], [hex(2)], []]);
+        assert.deepEqual((await read().documents.get(a, 'row', hex(1)))?.cells, { c1: 'x' });
+      });
+
+      for (const kind of ['note', 'outline', 'list'] as const) {
+        it(`linkedOf of ${kind}s equals isLinked() of each: linked once or twice, unlinked, unknown, linked in another account or as another kind`, () =>
+          linkedOfMixed(kind));
+        it(`linkedOf of 120 ${kind} ids (more than a statement part) equals isLinked() of each`, () => linkedOfLarge(kind));
+      }
     });
   });
 }

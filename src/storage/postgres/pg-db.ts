@@ -176,6 +176,7 @@ export const pgDialect: Dialect = {
   // lower() in the C collation lowers ASCII only, whatever the database's locale (a Turkish one
   // would lower I to ı); translate() did the same at 5 µs a title, ten times slower.
   inIdList: (e) => `${e} = ANY(CAST(string_to_array(?, ',') AS INTEGER[]))`,
+  inTextList: (e) => `${e} IN (SELECT json_array_elements_text(CAST(? AS json)))`,
   foldedHolds: (e) => `strpos(replace(replace(lower(${e} COLLATE "C"), chr(8490), 'k'), chr(304), 'i'), ?) > 0`,
   jsonNumberOfText: (e) => `to_json(${e}::bigint)`,
   jsonText: (e) => `to_json(${e})`,

@@ -1,12 +1,15 @@
 import type { Attachment, AttachmentKind, AttachmentsRepo, DocumentId } from '../store.js';
-import type { SqlDb } from './db.js';
+import type { Dialect, SqlDb } from './db.js';
 import { CHUNK, idFilters, padded } from './id-filter.js';
 
 /** The table of each kind a task can link to, for the linked record's title. */
 const TITLES: Readonly<Record<AttachmentKind, string>> = { note: 'notes', outline: 'outlines', list: 'lists' };
 
 export class SqlAttachments implements AttachmentsRepo {
-  constructor(private readonly db: SqlDb) {}
+  constructor(
+    private readonly db: SqlDb,
+    private readonly dialect: Dialect,
+  ) {}
 
   async forTasks(userPk: number, taskIds: readonly number[]): Promise<Map<number, Attachment[]>> {
     const out = new Map<number, Attachment[]>();
@@ -72,6 +75,18 @@ export class SqlAttachments implements AttachmentsRepo {
 
   async isLinked(userPk: number, kind: AttachmentKind, id: DocumentId): Promise<boolean> {
     return (await this.db.get('SELECT 1 AS x FROM task_attachments WHERE user_pk = ? AND kind = ? AND target = ? LIMIT 1', userPk, kind, String(id))) !== undefined;
+  }
+
+  async linkedOf(userPk: number, kind: AttachmentKind, ids: readonly DocumentId[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    // Targets are kept as text, note ids too.
+    const rows = await this.db.allRaw(
+      `SELECT DISTINCT target FROM task_attachments WHERE user_pk = ? AND kind = ? AND ${this.dialect.inTextList('target')}`,
+      userPk,
+      kind,
+      JSON.stringify([...new Set(ids.map(String))]),
+    );
+    return new Set(rows.map(([target]) => String(target)));
   }
 
   async removeTarget(userPk: number, kind: AttachmentKind, id: DocumentId, stamp: number): Promise<number> {

@@ -216,6 +216,8 @@ export interface Dialect {
   foldedHolds(text: string): string;
   /** Whether `e` is one of the ids of the one `?` parameter, written as digits joined by commas ('1,2,3'): one text for any number of ids. */
   inIdList(e: string): string;
+  /** Whether the text `e` is one of the texts of the one `?` parameter, a JSON array of strings: one parameter for any number of them. */
+  inTextList(e: string): string;
   /** A JSON number from a text column holding digits (a note's id kept as text). */
   jsonNumberOfText(text: string): string;
   /** A JSON string from a text column. */

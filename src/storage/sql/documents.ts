@@ -27,6 +27,8 @@ interface Table<K extends DocumentKind> {
   readonly parent?: string;
   /** The index by account (and parent) and modification time, for range reads. */
   readonly byModified: string;
+  /** The columns holding text (the others hold whole numbers), for the typed rows of updateMany. */
+  readonly text: ReadonlySet<string>;
 }
 
 const num = (v: unknown): number => Number(v);
@@ -35,6 +37,7 @@ const json = <T>(v: unknown): T => JSON.parse(v as string) as T;
 const NOTES: Table<'note'> = {
   table: 'notes',
   byModified: 'notes_by_modified',
+  text: new Set(['title', 'text']),
   columns: ['id', 'title', 'text', 'folder', 'private', 'added', 'modified'],
   toRecord: (r): Note => ({
     id: num(r['id']),
@@ -51,6 +54,7 @@ const NOTES: Table<'note'> = {
 const OUTLINES: Table<'outline'> = {
   table: 'outlines',
   byModified: 'outlines_by_modified',
+  text: new Set(['id', 'ref', 'title', 'keywords', 'note', 'nodes']),
   columns: ['id', 'ref', 'title', 'keywords', 'note', 'hidden', 'version', 'added', 'modified', 'nodes'],
   toRecord: (r): Outline => ({
     id: r['id'] as string,
@@ -70,6 +74,7 @@ const OUTLINES: Table<'outline'> = {
 const LISTS: Table<'list'> = {
   table: 'lists',
   byModified: 'lists_by_modified',
+  text: new Set(['id', 'ref', 'title', 'keywords', 'note', 'cols']),
   columns: ['id', 'ref', 'title', 'keywords', 'note', 'version', 'added', 'modified', 'cols', 'next_col'],
   computed: '(SELECT count(*) FROM list_rows r WHERE r.user_pk = t.user_pk AND r.list_id = t.id) AS row_count',
   toRecord: (r): List => ({
@@ -91,6 +96,7 @@ const LISTS: Table<'list'> = {
 const ROWS: Table<'row'> = {
   table: 'list_rows',
   byModified: 'list_rows_by_list',
+  text: new Set(['id', 'list_id', 'ref', 'cells']),
   columns: ['id', 'list_id', 'ref', 'version', 'added', 'modified', 'cells'],
   parent: 'list_id',
   toRecord: (r): ListRow => ({
@@ -113,6 +119,12 @@ function tableOf<K extends DocumentKind>(kind: K): Table<K> {
   return t as Table<K>;
 }
 
+/** The one parameter of SqlDocuments.ids(): note ids as digits joined by commas, other ids as a JSON array of text. */
+function idsParam(kind: DocumentKind, ids: readonly DocumentId[]): string {
+  // A note id that is not a whole number names no note (get() finds none): left out.
+  return kind === 'note' ? [...new Set(ids.map(Number).filter(Number.isSafeInteger))].join(',') : JSON.stringify([...new Set(ids.map(String))]);
+}
+
 function selectList(t: Pick<Table<DocumentKind>, 'columns' | 'computed'>): string {
   return [...t.columns.map((c) => `t.${c}`), ...(t.computed ? [t.computed] : [])].join(', ');
 }
@@ -130,6 +142,48 @@ function insertStatement(t: Pick<Table<DocumentKind>, 'table' | 'columns'>, size
     INSERTS.set(key, sql);
   }
   return sql;
+}
+
+/** The columns update() writes: a record never moves to another parent, and its ref is the add's. */
+const settable = (t: Pick<Table<DocumentKind>, 'columns' | 'parent'>): string[] => t.columns.slice(1).filter((c) => c !== t.parent && c !== 'ref');
+
+const UPDATES = new Map<string, string>();
+
+/**
+ * updateMany's statement for `size` records of a kind: the id and settable columns of each as a
+ * VALUES list (its columns are named column1… on both databases), the first row typed so that
+ * PostgreSQL types the others alike, the account's pk last.
+ */
+function updateStatement(t: Pick<Table<DocumentKind>, 'table' | 'columns' | 'parent' | 'text'>, size: number): string {
+  const key = `${t.table}:${size}`;
+  let sql = UPDATES.get(key);
+  if (sql === undefined) {
+    const columns = [t.columns[0] as string, ...settable(t)];
+    const typed = `(${columns.map((c) => (t.text.has(c) ? 'CAST(? AS TEXT)' : 'CAST(? AS BIGINT)')).join(', ')})`;
+    const rows = [typed, ...Array.from({ length: size - 1 }, () => `(${columns.map(() => '?').join(', ')})`)].join(', ');
+    const set = columns.slice(1).map((c, i) => `${c} = v.column${i + 2}`).join(', ');
+    sql = `UPDATE ${t.table} SET ${set} FROM (VALUES ${rows}) AS v WHERE ${t.table}.user_pk = ? AND ${t.table}.id = v.column1`;
+    UPDATES.set(key, sql);
+  }
+  return sql;
+}
+
+const TOMBSTONE_ROW = '(?, ?, ?, ?, ?)';
+const TOMBSTONES = new Map<number, string>(
+  INSERT_SIZES.map((n) => [
+    n,
+    `INSERT INTO deleted_records (user_pk, kind, id, list_id, stamp) VALUES ${Array.from({ length: n }, () => TOMBSTONE_ROW).join(', ')}
+     ON CONFLICT (user_pk, kind, id) DO UPDATE SET stamp = excluded.stamp`,
+  ]),
+);
+
+/** Runs `run` over `rows` in parts of the sizes of INSERT_SIZES, largest first, each part's values flattened in order. */
+async function inParts(rows: ReadonlyArray<readonly SqlParam[]>, run: (size: number, params: SqlParam[]) => Promise<unknown>): Promise<void> {
+  for (let at = 0; at < rows.length; ) {
+    const size = INSERT_SIZES.find((n) => n <= rows.length - at) as number;
+    await run(size, rows.slice(at, at + size).flat());
+    at += size;
+  }
 }
 
 export class SqlDocuments implements DocumentsRepo {
@@ -160,17 +214,33 @@ export class SqlDocuments implements DocumentsRepo {
     return row ? t.toRecord(row) : null;
   }
 
-  async idByRef(userPk: number, kind: DocumentKind, ref: string, list?: string): Promise<DocumentId | null> {
+  async getMany<K extends DocumentKind>(userPk: number, kind: K, ids: readonly DocumentId[]): Promise<Map<string, DocumentTypes[K]>> {
     const t = tableOf(kind);
-    if (!t.columns.includes('ref')) return null;
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.all<DbRow>(`SELECT ${selectList(t)} FROM ${t.table} t WHERE t.user_pk = ? AND ${this.ids(kind, 't.id')}`, userPk, idsParam(kind, ids));
+    return new Map(rows.map((r) => [String(r['id']), t.toRecord(r)]));
+  }
+
+  /** Whether `e` is one of the ids of the one parameter idsParam() writes: numbers for notes, text for the others. */
+  private ids(kind: DocumentKind, e: string): string {
+    return kind === 'note' ? this.dialect.inIdList(e) : this.dialect.inTextList(e);
+  }
+
+  async idByRef(userPk: number, kind: DocumentKind, ref: string, list?: string): Promise<DocumentId | null> {
+    return (await this.idsByRef(userPk, kind, [ref], list)).get(ref) ?? null;
+  }
+
+  async idsByRef(userPk: number, kind: DocumentKind, refs: readonly string[], list?: string): Promise<Map<string, DocumentId>> {
+    const t = tableOf(kind);
+    if (!t.columns.includes('ref') || refs.length === 0) return new Map();
     const byParent = t.parent ? ` AND ${t.parent} = ?` : '';
-    const row = await this.db.get<{ id: DocumentId }>(
-      `SELECT id FROM ${t.table} WHERE user_pk = ? AND ref = ?${byParent}`,
+    const rows = await this.db.allRaw(
+      `SELECT ref, id FROM ${t.table} WHERE user_pk = ? AND ${this.dialect.inTextList('ref')}${byParent}`,
       userPk,
-      ref,
+      JSON.stringify([...new Set(refs)]),
       ...(t.parent ? [list ?? ''] : []),
     );
-    return row?.id ?? null;
+    return new Map(rows.map(([ref, id]) => [String(ref), id as DocumentId]));
   }
 
   async count(userPk: number, kind: DocumentKind, list?: string): Promise<number> {
@@ -187,43 +257,45 @@ export class SqlDocuments implements DocumentsRepo {
   async insertMany<K extends DocumentKind>(userPk: number, kind: K, records: ReadonlyArray<DocumentTypes[K]>): Promise<void> {
     const t = tableOf(kind);
     // A few multi-row statements of fixed sizes (each prepared once) instead of one per record.
-    for (let at = 0; at < records.length; ) {
-      const size = INSERT_SIZES.find((n) => n <= records.length - at) as number;
-      const params: SqlParam[] = [];
-      for (const record of records.slice(at, at + size)) params.push(userPk, ...t.toValues(record));
-      await this.db.run(insertStatement(t, size), ...params);
-      at += size;
-    }
+    await inParts(
+      records.map((record) => [userPk, ...t.toValues(record)]),
+      (size, params) => this.db.run(insertStatement(t, size), ...params),
+    );
   }
 
   async update<K extends DocumentKind>(userPk: number, kind: K, record: DocumentTypes[K]): Promise<void> {
+    await this.updateMany(userPk, kind, [record]);
+  }
+
+  async updateMany<K extends DocumentKind>(userPk: number, kind: K, records: ReadonlyArray<DocumentTypes[K]>): Promise<void> {
     const t = tableOf(kind);
-    const [id, ...rest] = t.toValues(record);
-    // A record never moves to another parent, and its ref is the add's: neither is rewritten.
-    const settable = t.columns.slice(1).map((c, i) => [c, rest[i] as SqlParam] as const).filter(([c]) => c !== t.parent && c !== 'ref');
-    await this.db.run(
-      `UPDATE ${t.table} SET ${settable.map(([c]) => `${c} = ?`).join(', ')} WHERE user_pk = ? AND id = ?`,
-      ...settable.map(([, v]) => v),
-      userPk,
-      id as SqlParam,
-    );
+    const written = new Set(settable(t));
+    const rows = records.map((record) => {
+      const values = t.toValues(record);
+      return [values[0] as SqlParam, ...t.columns.flatMap((c, i) => (written.has(c) ? [values[i] as SqlParam] : []))];
+    });
+    await inParts(rows, (size, params) => this.db.run(updateStatement(t, size), ...params, userPk));
   }
 
   async remove(userPk: number, kind: DocumentKind, id: DocumentId, stamp: number): Promise<boolean> {
+    return (await this.removeMany(userPk, kind, [id], stamp)).size > 0;
+  }
+
+  async removeMany(userPk: number, kind: DocumentKind, ids: readonly DocumentId[], stamp: number): Promise<Set<string>> {
     const t = tableOf(kind);
-    const parentOf = t.parent ? await this.db.get<{ p: string }>(`SELECT ${t.parent} AS p FROM ${t.table} WHERE user_pk = ? AND id = ?`, userPk, id) : undefined;
-    // A list's rows go with it (the foreign key cascades).
-    if ((await this.db.run(`DELETE FROM ${t.table} WHERE user_pk = ? AND id = ?`, userPk, id)) === 0) return false;
-    await this.db.run(
-      `INSERT INTO deleted_records (user_pk, kind, id, list_id, stamp) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (user_pk, kind, id) DO UPDATE SET stamp = excluded.stamp`,
+    if (ids.length === 0) return new Set();
+    // A list's rows go with it (the foreign key cascades); each record removed leaves a tombstone,
+    // a row's with its list.
+    const gone = await this.db.allRaw(
+      `DELETE FROM ${t.table} WHERE user_pk = ? AND ${this.ids(kind, 'id')} RETURNING id, ${t.parent ?? "''"}`,
       userPk,
-      kind,
-      String(id),
-      parentOf?.p ?? '',
-      stamp,
+      idsParam(kind, ids),
     );
-    return true;
+    await inParts(
+      gone.map(([id, list]) => [userPk, kind, String(id), String(list), stamp]),
+      (size, params) => this.db.run(TOMBSTONES.get(size) as string, ...params),
+    );
+    return new Set(gone.map(([id]) => String(id)));
   }
 
   async deletedAfter(userPk: number, kind: DocumentKind, after: number, list?: string): Promise<DocumentTombstone[]> {

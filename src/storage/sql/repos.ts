@@ -29,7 +29,7 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     tasks: new SqlTasks(db, dialect),
     organizers: new SqlOrganizers(db, dialect),
     documents: new SqlDocuments(db, dialect),
-    attachments: new SqlAttachments(db),
+    attachments: new SqlAttachments(db, dialect),
     imports: new SqlImports(db),
     sharing: new SqlSharing(db, dialect),
   };

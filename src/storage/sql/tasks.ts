@@ -271,8 +271,8 @@ const TOMBSTONES = new Map<number, string>(
   ]),
 );
 
-/** Ids as the one text parameter of Dialect.inIdList, each once. */
-const idList = (ids: readonly number[]): string => [...new Set(ids.map((id) => Math.trunc(id)))].join(',');
+/** Ids as the one text parameter of Dialect.inIdList, each once; one that is not a whole number names no task and is left out. */
+const idList = (ids: readonly number[]): string => [...new Set(ids.filter(Number.isSafeInteger))].join(',');
 /** pageWritten's statement texts kept: the field lists, forms and filters in use at once. */
 const WRITTEN_STATEMENTS = 64;
 const REFERENCE_FIELDS: ReadonlySet<TaskReference> = new Set(['folder', 'context', 'goal', 'location']);
@@ -469,8 +469,8 @@ export class SqlTasks implements TasksRepo {
   }
 
   async remove(userPk: number, ids: readonly number[], stamp: number): Promise<void> {
-    if (ids.length === 0) return;
     const list = idList(ids);
+    if (list === '') return;
     const removed = await this.db.run(`DELETE FROM tasks WHERE user_pk = ? AND ${this.dialect.inIdList('id')}`, userPk, list);
     await this.insertInParts(
       TOMBSTONES,

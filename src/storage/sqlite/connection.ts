@@ -154,6 +154,7 @@ export const sqliteDialect: Dialect = {
   // CAST alone would read the digits that begin any text ('12x' as 12).
   idOfText: (e) => `CASE WHEN ${e} <> '' AND ${e} NOT GLOB '*[^0-9]*' THEN CAST(${e} AS INTEGER) END`,
   inIdList: (e) => `${e} IN (SELECT value FROM json_each('[' || ? || ']'))`,
+  inTextList: (e) => `${e} IN (SELECT value FROM json_each(?))`,
   // SQLite's lower() lowers ASCII only (without ICU, which Tickler's build does not load).
   foldedHolds: (e) => `instr(replace(replace(lower(${e}), char(8490), 'k'), char(304), 'i'), ?) > 0`,
   jsonNumberOfText: (e) => `CAST(${e} AS INTEGER)`,
