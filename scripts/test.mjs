@@ -34,6 +34,7 @@ requireSupportedNode('npm test');
 const SECOND_PASS = [
   'src/features/account/account.routes.test.js',
   'src/features/documents/attachments.test.js',
+  'src/features/documents/documents.batch.test.js',
   'src/features/documents/documents.scopes.test.js',
   'src/features/documents/lists.test.js',
   'src/features/documents/notes.test.js',

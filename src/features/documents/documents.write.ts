@@ -29,14 +29,24 @@ interface Call extends WriteScope {
   readonly counts: Map<string, number>;
   /** The lists the call's rows named, read once each (a call changes no list's columns). */
   readonly lists: Map<string, List | null>;
-  /** Refs of the records this call adds (rows: list + NUL + ref) → their ids, for duplicates within a call. */
-  readonly refs: Map<string, DocumentId>;
+  /**
+   * Refs (rows: list + NUL + ref) → the id of the record added with it, by this call or before
+   * (null: free), as far as known: read at once for the call's items (takenRefs), kept up to date
+   * as the call adds, so that a ref given twice in a call is refused the second time.
+   */
+  readonly refs: Map<string, DocumentId | null>;
+  /**
+   * The records of the call's kind that edit and delete look at, by String(id), as the call last
+   * read or changed them (null: not there, or deleted by the call): read at once (prefetch), so
+   * that a call of 50 makes a handful of statements rather than a few per item (docs/decisions/0007).
+   */
+  readonly records: Map<string, AnyDocument | null>;
 }
 
 async function writeCall<T>(deps: Deps, auth: AuthContext, spec: DocumentSpec, each: (call: Call) => Promise<T>): Promise<T> {
   return deps.store.transaction(async (tx) => {
     const { now } = await lockAccount(deps, tx, auth.userPk);
-    return each({ tx, userPk: auth.userPk, limits: deps.config.recordLimits, spec, now, counts: new Map(), lists: new Map(), refs: new Map() });
+    return each({ tx, userPk: auth.userPk, limits: deps.config.recordLimits, spec, now, counts: new Map(), lists: new Map(), refs: new Map(), records: new Map() });
   });
 }
 
@@ -92,6 +102,7 @@ interface Accepted {
  */
 export async function addDocuments(deps: Deps, auth: AuthContext, spec: DocumentSpec, items: readonly unknown[]): Promise<DocumentResult[]> {
   return writeCall(deps, auth, spec, async (call) => {
+    await takenRefs(call, items);
     const judged: Array<Accepted | ItemError> = [];
     for (const item of items) judged.push(await judgeAdd(call, item));
     const accepted = judged.filter((j): j is Accepted => !('errorCode' in j));
@@ -143,6 +154,30 @@ async function storeAdds(call: Call, accepted: readonly Accepted[]): Promise<Any
 
 const refKey = (list: string, ref: string): string => `${list}\u0000${ref}`;
 
+/**
+ * For a kind that keeps refs: the records already added with the refs the items carry, read at
+ * once (one statement per list the items name), into `refs`, which readRef() consults first; a
+ * ref not found there is free.
+ */
+async function takenRefs(call: Call, items: readonly unknown[]): Promise<void> {
+  const { spec, tx, userPk } = call;
+  if (!spec.keepsRef) return;
+  const byList = new Map<string, string[]>();
+  for (const item of items) {
+    if (!isItem(item)) continue;
+    const raw = item['ref'];
+    if ((typeof raw !== 'string' && typeof raw !== 'number') || String(raw).trim() === '') continue;
+    const list = spec.inList ? classifyDocumentId(item['list'], 'hex') : '';
+    if (list === 'none' || list === 'invalid') continue;
+    const refs = byList.get(String(list)) ?? [];
+    byList.set(String(list), [...refs, String(raw).trim()]);
+  }
+  for (const [list, refs] of byList) {
+    const taken = await tx.documents.idsByRef(userPk, spec.kind, refs, spec.inList ? list : undefined);
+    for (const ref of refs) call.refs.set(refKey(list, ref), taken.get(ref) ?? null);
+  }
+}
+
 /** The `ref` a kept-ref kind's add must carry (x12 without; x09 when a record already has it). */
 async function readRef(call: Call, item: Item, list: string): Promise<string | ItemError> {
   const { spec } = call;
@@ -154,7 +189,8 @@ async function readRef(call: Call, item: Item, list: string): Promise<string | I
     return itemError(c.malformed, '', `Malformed request: ref must be text of at most ${MAX_REF_CHARS} characters`);
   }
   const ref = String(raw).trim();
-  const existing = call.refs.get(refKey(list, ref)) ?? (await call.tx.documents.idByRef(call.userPk, spec.kind, ref, list));
+  const known = call.refs.get(refKey(list, ref));
+  const existing = known !== undefined ? known : await call.tx.documents.idByRef(call.userPk, spec.kind, ref, list);
   if (existing !== null) return itemError(c.alreadyAdded, '', `This ${spec.noun} was already added: it is ${existing}`);
   return ref;
 }
@@ -164,17 +200,55 @@ async function stored(call: Call, raw: unknown): Promise<AnyDocument | ItemError
   const { spec } = call;
   const id = classifyDocumentId(raw, spec.idForm);
   if (id === 'none') return itemError(spec.codes.emptyId, idRef(raw));
-  const record = id === 'invalid' ? null : await call.tx.documents.get(call.userPk, spec.kind, id);
+  let record: AnyDocument | null | undefined = id === 'invalid' ? null : call.records.get(String(id));
+  if (record === undefined) call.records.set(String(id), (record = await call.tx.documents.get(call.userPk, spec.kind, id as DocumentId)));
   return record ?? itemError(spec.codes.invalid, idRef(raw));
+}
+
+/**
+ * Reads the records the items name, in one statement, and for rows their lists, in another:
+ * stored() and the list lookups then answer from memory.
+ */
+async function prefetch(call: Call, raws: readonly unknown[]): Promise<void> {
+  const { spec, tx, userPk } = call;
+  const ids = raws.flatMap((raw) => {
+    const id = classifyDocumentId(raw, spec.idForm);
+    return id === 'none' || id === 'invalid' ? [] : [id];
+  });
+  if (ids.length === 0) return;
+  const found = await tx.documents.getMany(userPk, spec.kind, ids);
+  for (const id of ids) call.records.set(String(id), found.get(String(id)) ?? null);
+  if (!spec.inList) return;
+  const lists = [...new Set([...found.values()].map((r) => (r as { list: string }).list))].filter((l) => !call.lists.has(l));
+  const listed = await tx.documents.getMany(userPk, 'list', lists);
+  for (const l of lists) call.lists.set(l, listed.get(l) ?? null);
+}
+
+/** The list a stored row belongs to, read once per call. */
+async function listOf(call: Call, id: string): Promise<List | null> {
+  let list = call.lists.get(id);
+  if (list === undefined) call.lists.set(id, (list = await call.tx.documents.get(call.userPk, 'list', id)));
+  return list;
 }
 
 export async function editDocuments(deps: Deps, auth: AuthContext, spec: DocumentSpec, items: readonly unknown[]): Promise<DocumentResult[]> {
   return writeCall(deps, auth, spec, async (call) => {
+    await prefetch(call, items.map((item) => (isItem(item) ? item['id'] : undefined)));
     const results: DocumentResult[] = [];
-    for (const item of items) results.push(await editOne(call, item));
+    const changes: Changes = [];
+    for (const item of items) results.push(await editOne(call, item, changes));
+    if (changes.length === 0) return results;
+    // Every edit at once, the last of each record (each item saw the ones before it in `records`),
+    // then what follows from them (afterWrite), as one change of the call.
+    const last = new Map(changes.map(({ next }) => [String(next.id), next]));
+    await call.tx.documents.updateMany(call.userPk, spec.kind, [...last.values()]);
+    await spec.afterWrite?.(call, changes, await editStamp(call));
     return results;
   });
 }
+
+/** The edits of a call, in order: each record as it was before the edit and after. */
+type Changes = Array<{ readonly next: AnyDocument; readonly stored: AnyDocument }>;
 
 /** Whether two records differ in anything but their version and stamp. */
 function sameContent(a: AnyDocument, b: AnyDocument): boolean {
@@ -182,8 +256,8 @@ function sameContent(a: AnyDocument, b: AnyDocument): boolean {
   return strip(a) === strip(b);
 }
 
-async function editOne(call: Call, item: unknown): Promise<DocumentResult> {
-  const { spec, tx, userPk } = call;
+async function editOne(call: Call, item: unknown, changes: Changes): Promise<DocumentResult> {
+  const { spec } = call;
   const c = spec.codes;
   if (!isItem(item)) return itemError(c.malformed, '', `Malformed request: each ${spec.noun} must be a JSON object`);
   const current = await stored(call, item['id']);
@@ -197,7 +271,7 @@ async function editOne(call: Call, item: unknown): Promise<DocumentResult> {
     const at = (current as { version: number }).version;
     if (version.value !== at) return itemError(c.stale, ref, `The ${spec.noun} was changed since this version: it is at version ${at}, the edit was made on version ${version.value}`);
   }
-  const list = spec.inList ? await tx.documents.get(userPk, 'list', (current as { list: string }).list) : null;
+  const list = spec.inList ? await listOf(call, (current as { list: string }).list) : null;
   const values = await spec.read(item, current, call, list);
   if ('problem' in values) return itemError(values.problem.code, ref, values.problem.desc);
   if (Object.keys(values.value).length === 0) return itemError(c.nothingEdited, ref, `Nothing was edited: the ${spec.noun} carried no field that can be changed`);
@@ -206,25 +280,39 @@ async function editOne(call: Call, item: unknown): Promise<DocumentResult> {
   if (sameContent(spec.merge(current, values.value, current.modified), current)) return { record: current };
   const stamp = await editStamp(call);
   const next = spec.merge(current, values.value, stamp);
-  await tx.documents.update(userPk, spec.kind, next);
-  await spec.afterWrite?.(call, [{ next, stored: current }], stamp);
+  call.records.set(String(next.id), next);
+  changes.push({ next, stored: current });
   return { record: next };
 }
 
 export async function deleteDocuments(deps: Deps, auth: AuthContext, spec: DocumentSpec, items: readonly unknown[]): Promise<DeletedResult[]> {
   return writeCall(deps, auth, spec, async (call) => {
+    await prefetch(call, items.map((item) => deletedId(spec, item)));
     const results: DeletedResult[] = [];
     for (const item of items) results.push(await deleteOne(call, item));
+    const gone = results.flatMap((r) => ('errorCode' in r ? [] : [r]));
+    if (gone.length === 0) return results;
+    // Every record the call deletes, at once, with the call's one stamp.
+    const stamp = await deleteStamp(call);
+    await call.tx.documents.removeMany(call.userPk, spec.kind, gone.map((r) => r.id), stamp);
+    // A list's rows changed: the list counts as changed for sync (docs/sync.md), not its version.
+    for (const list of new Set(gone.flatMap((r) => (r.list === undefined ? [] : [r.list])))) await call.tx.documents.touchList(call.userPk, list, stamp);
+    if (ATTACHABLE.has(spec.kind)) await unlinkDeleted(call, spec.kind as AttachmentKind, gone.map((r) => r.id));
     return results;
   });
 }
 
 const ATTACHABLE: ReadonlySet<string> = new Set<AttachmentKind>(['note', 'outline', 'list']);
 
+/** The id a delete item names: rows by {list, row} pairs; the other kinds by ids (numbers, strings or {id} objects). */
+function deletedId(spec: DocumentSpec, item: unknown): unknown {
+  return isItem(item) ? (spec.inList ? (item['row'] ?? item['id']) : item['id']) : spec.inList ? undefined : item;
+}
+
+/** One delete item judged: the record it deletes (marked deleted for the items after it), or its error. */
 async function deleteOne(call: Call, item: unknown): Promise<DeletedResult> {
-  const { spec, tx, userPk } = call;
-  // Rows are named by {list, row} pairs; the other kinds by ids (numbers, strings or {id} objects).
-  const raw = isItem(item) ? (spec.inList ? (item['row'] ?? item['id']) : item['id']) : spec.inList ? undefined : item;
+  const { spec } = call;
+  const raw = deletedId(spec, item);
   if (spec.inList && !isItem(item)) return itemError(spec.codes.malformed, idRef(item), 'Malformed request: rows are deleted by {"list":…,"row":…} pairs');
   const current = await stored(call, raw);
   if ('errorCode' in current) return current;
@@ -234,25 +322,20 @@ async function deleteOne(call: Call, item: unknown): Promise<DeletedResult> {
     // A row is named within its list: the pair must match.
     if ((current as { list: string }).list !== list) return itemError(spec.codes.invalid, idRef(raw));
   }
-  const stamp = await deleteStamp(call);
-  await tx.documents.remove(userPk, spec.kind, current.id, stamp);
-  if (spec.inList) {
-    // The list's rows changed: the list counts as changed for sync (docs/sync.md), not its version.
-    const list = (current as { list: string }).list;
-    await tx.documents.touchList(userPk, list, stamp);
-    return { id: current.id, list };
-  }
-  if (ATTACHABLE.has(spec.kind)) await unlinkDeleted(call, spec.kind as AttachmentKind, current.id);
-  return { id: current.id };
+  // Gone for the items after this one: naming it again is the kind's invalid code, as it was
+  // when each item was deleted at once.
+  call.records.set(String(current.id), null);
+  return spec.inList ? { id: current.id, list: (current as { list: string }).list } : { id: current.id };
 }
 
 /**
  * A deleted record leaves the `attachment` of the tasks that linked to it: an edit of those tasks,
  * so their `modified` and the account's `lastedit_task` move (only when a task had a link).
  */
-async function unlinkDeleted(call: Call, kind: AttachmentKind, id: DocumentId): Promise<void> {
+async function unlinkDeleted(call: Call, kind: AttachmentKind, ids: readonly DocumentId[]): Promise<void> {
   const { tx, userPk } = call;
-  if (!(await tx.attachments.isLinked(userPk, kind, id))) return;
+  const linked = await tx.attachments.linkedOf(userPk, kind, ids);
+  if (linked.size === 0) return;
   const moved = await tx.accounts.touch(userPk, ['lastedit_task'], call.now);
-  await tx.attachments.removeTarget(userPk, kind, id, moved.lastedit_task as number);
+  for (const id of ids) if (linked.has(String(id))) await tx.attachments.removeTarget(userPk, kind, id, moved.lastedit_task as number);
 }
