@@ -2,6 +2,7 @@
  * The speed goals (docs/decisions/0007-http-performance.md), each computed from the medians of
  * one run beside its baseline of the same run, on SQLite and, when it ran, on PostgreSQL.
  */
+import type { CensusRow } from './census.js';
 import { ACCOUNT_BARE, ACCOUNT_GET, ADD_50, ADD_RAW, AFTER_BIG, AFTER_SMALL, NOTES_ADD_50, ON_POSTGRES, PAGE_BIG, SCENARIOS, SEARCH_CODE, SEARCH_DB, TASKS_1000, TASKS_1000_XML } from './scenarios.js';
 
 export interface Median {
@@ -32,7 +33,7 @@ export function stringifyMicros(body: string): number {
   return runs.sort((a, b) => a - b)[2] as number;
 }
 
-export function goalRows(med: (name: string) => Median | undefined, tasksBody: string | undefined): GoalRow[] {
+export function goalRows(med: (name: string) => Median | undefined, tasksBody: string | undefined, counts: readonly CensusRow[] = []): GoalRow[] {
   const rows: GoalRow[] = [];
   const row = (figure: string, database: string, value: number | undefined, goal: string, met: (v: number) => boolean, digits = 2): void => {
     if (value === undefined || !Number.isFinite(value)) return;
@@ -62,6 +63,13 @@ export function goalRows(med: (name: string) => Median | undefined, tasksBody: s
     const byCode = at(SEARCH_CODE);
     if (page && byDatabase) row('saved search decided by the database, 80,000 tasks ÷ a page of 1000 of them (server CPU)', database, byDatabase.cpu / page.cpu, '≤ 8', (v) => v <= 8);
     if (page && byCode) row('saved search with a text rule, 80,000 tasks ÷ a page of 1000 of them (server CPU)', database, byCode.cpu / page.cpu, '≤ 15', (v) => v <= 15);
+  }
+  // Write calls of 50 items: statements per call, which must not grow with the items (a call of 5
+  // makes as many: tasks.batch.test and documents.batch.test). SQLite's count includes its
+  // transaction's BEGIN, SAVEPOINT, RELEASE and COMMIT, calls within the process.
+  for (const c of counts) {
+    const most = c.database === 'PostgreSQL' ? 12 : 15;
+    row(`${c.call}, 50 per call: statements (PostgreSQL: round trips) per call`, c.database, c.statements, `constant, ≤ ${most}`, (v) => v <= most, 0);
   }
   const account = med(ACCOUNT_GET);
   const bare = med(ACCOUNT_BARE);

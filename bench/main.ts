@@ -9,11 +9,13 @@
  * in-process repeat engine group, `web` the task list page, in process too).
  * With BENCH_DATABASE_URL (or TEST_DATABASE_URL) naming a PostgreSQL database, every Tickler
  * scenario also runs on PostgreSQL, in a fresh schema, and the two are printed side by side.
+ * `writes` is the count of statements of each write call of 50 items (census.ts).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { census, type CensusRow } from './census.js';
 import { repeatBench } from './repeat.js';
 import { webTasksBench } from './web-tasks.js';
 import { goalRows } from './goals.js';
@@ -156,7 +158,18 @@ async function main(): Promise<void> {
       console.log(`\nincremental fetch, 80,000 tasks / 100 tasks: CPU per request ${(med(big).cpu / med(small).cpu).toFixed(2)}, req/s ${(med(small).rps / med(big).rps).toFixed(2)} (1.00 = the account's size does not matter)`);
     }
   }
-  const goals = goalRows((name) => (samples.has(name) ? med(name) : undefined), bodies.get(TASKS_1000));
+  const counts: CensusRow[] = [];
+  if (chosen('writes')) {
+    for (const url of [undefined, ...(PG_URL ? [PG_URL] : [])]) counts.push(...(await census(url)));
+    console.log('\n### writes: statements (PostgreSQL: round trips) per call of 50 items\n');
+    console.log('| call | SQLite | PostgreSQL |');
+    console.log('|---|---|---|');
+    for (const call of [...new Set(counts.map((c) => c.call))]) {
+      const of = (database: string) => counts.find((c) => c.call === call && c.database === database)?.statements ?? '';
+      console.log(`| ${call} | ${of('SQLite')} | ${of('PostgreSQL')} |`);
+    }
+  }
+  const goals = goalRows((name) => (samples.has(name) ? med(name) : undefined), bodies.get(TASKS_1000), counts);
   if (goals.length > 0) {
     console.log('\n### Goals (docs/decisions/0007-http-performance.md)\n');
     console.log('| figure | database | value | goal | met |');

@@ -96,7 +96,7 @@ async function tickler(setup: TicklerSetup): Promise<void> {
     for (const [n, s] of (setup.searches ?? []).entries()) {
       await store.transaction((tx) => tx.sharing.addSearch(account.pk, { name: `Search ${n + 1}`, bool: s.bool, rules: JSON.stringify(s.search), modified: 1 }));
     }
-    const scope = 'basic tasks notes write';
+    const scope = 'basic tasks notes outlines write';
     const request = { client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null, redirectUri: null };
     const location = await deps.store.transaction((tx) => createCode(deps, tx, request, account.pk));
     const code = new URL(location).searchParams.get('code') ?? '';
