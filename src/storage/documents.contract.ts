@@ -500,6 +500,22 @@ export function documentsContract(label: string, open: OpenStore): void {
           linkedOfMixed(kind));
         it(`linkedOf of 120 ${kind} ids (more than a statement part) equals isLinked() of each`, () => linkedOfLarge(kind));
       }
+
+      it('idsByRef equals idByRef() of each ref, refs with characters storing removes or replaces included (a NUL, a lone surrogate)', async () => {
+        const pk = await account();
+        await tx((r) =>
+          r.documents.insertMany(pk, 'outline', [outline(hex(1), { ref: 'a\u0000b' }), outline(hex(2), { ref: 'x\ud800' }), outline(hex(3), { ref: 'plain' })]),
+        );
+        const refs = ['a\u0000b', 'ab', 'x\ud800', 'x\ufffd', 'plain', 'none', 'plain'];
+        const each = new Map<string, DocumentId>();
+        for (const ref of refs) {
+          const id = await read().documents.idByRef(pk, 'outline', ref);
+          if (id !== null) each.set(ref, id);
+        }
+        assert.deepEqual(await read().documents.idsByRef(pk, 'outline', refs), each);
+        assert.deepEqual([...each.keys()].sort(), ['a\u0000b', 'ab', 'plain', 'x\ud800', 'x\ufffd'].sort(), 'stored refs are found by the text they were stored as');
+        assert.deepEqual(await read().documents.idsByRef(pk, 'outline', []), new Map());
+      });
     });
   });
 }

@@ -50,6 +50,17 @@ describe('document writes call the repositories as often for 50 records as for 5
     return { records, list, calls };
   }
 
+  it('a ref holding characters that storing removes (NUL) or replaces (a lone surrogate) is refused again as the stored ref (809)', async () => {
+    const { ctx, user } = env;
+    const first = json(await batch(ctx, user, 'outlines', 'add', [{ title: 'N', ref: 'a\u0000b' }, { title: 'S', ref: 'x\ud800' }]));
+    assert.ok(first.every((r) => typeof r['id'] === 'string'), JSON.stringify(first));
+    const again = json(await batch(ctx, user, 'outlines', 'add', [{ title: 'M', ref: 'ab' }, { title: 'T', ref: 'x\ufffd' }, { title: 'U', ref: 'a\u0000b' }]));
+    assert.deepEqual(
+      again.map((r) => r['errorCode']),
+      [809, 809, 809],
+    );
+  });
+
   for (const plural of ['notes', 'outlines', 'lists', 'rows'] as const) {
     it(`${plural}: add, edit and delete`, async () => {
       const { ctx, user } = env;

@@ -1,5 +1,5 @@
 import type { Attachment, AttachmentKind, AttachmentsRepo, DocumentId } from '../store.js';
-import type { Dialect, SqlDb } from './db.js';
+import { textList, type Dialect, type SqlDb } from './db.js';
 import { CHUNK, idFilters, padded } from './id-filter.js';
 
 /** The table of each kind a task can link to, for the linked record's title. */
@@ -84,7 +84,7 @@ export class SqlAttachments implements AttachmentsRepo {
       `SELECT DISTINCT target FROM task_attachments WHERE user_pk = ? AND kind = ? AND ${this.dialect.inTextList('target')}`,
       userPk,
       kind,
-      JSON.stringify([...new Set(ids.map(String))]),
+      textList(ids.map(String)),
     );
     return new Set(rows.map(([target]) => String(target)));
   }

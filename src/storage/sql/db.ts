@@ -44,6 +44,14 @@ export interface SqlDb {
  * store differently). Services clean what they store before checking its length; this is the one
  * place that makes sure no text reaches a database in a form the other would treat differently.
  */
+/**
+ * The parameter of Dialect.inTextList: the texts, each once, as stored text is (storableText; a
+ * JSON array's escapes would carry past storableParams what storing removes), in a JSON array.
+ */
+export function textList(texts: readonly string[]): string {
+  return JSON.stringify([...new Set(texts.map(storableText))]);
+}
+
 export function storableParams(params: SqlParam[]): SqlParam[] {
   return params.some((p) => typeof p === 'string' && storableText(p) !== p)
     ? params.map((p) => (typeof p === 'string' ? storableText(p) : p))
@@ -216,7 +224,10 @@ export interface Dialect {
   foldedHolds(text: string): string;
   /** Whether `e` is one of the ids of the one `?` parameter, written as digits joined by commas ('1,2,3'): one text for any number of ids. */
   inIdList(e: string): string;
-  /** Whether the text `e` is one of the texts of the one `?` parameter, a JSON array of strings: one parameter for any number of them. */
+  /**
+   * Whether the text `e` is one of the texts of the one `?` parameter, written by textList(): one
+   * parameter for any number of them.
+   */
   inTextList(e: string): string;
   /** A JSON number from a text column holding digits (a note's id kept as text). */
   jsonNumberOfText(text: string): string;

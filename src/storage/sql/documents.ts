@@ -11,7 +11,8 @@ import type {
   Note,
   Outline,
 } from '../store.js';
-import { pageClause, pageParams, rowSource, type Dialect, type SqlDb, type SqlParam } from './db.js';
+import { storableText } from '../../lib/text.js';
+import { pageClause, pageParams, rowSource, textList, type Dialect, type SqlDb, type SqlParam } from './db.js';
 
 type DbRow = Record<string, unknown>;
 
@@ -122,7 +123,7 @@ function tableOf<K extends DocumentKind>(kind: K): Table<K> {
 /** The one parameter of SqlDocuments.ids(): note ids as digits joined by commas, other ids as a JSON array of text. */
 function idsParam(kind: DocumentKind, ids: readonly DocumentId[]): string {
   // A note id that is not a whole number names no note (get() finds none): left out.
-  return kind === 'note' ? [...new Set(ids.map(Number).filter(Number.isSafeInteger))].join(',') : JSON.stringify([...new Set(ids.map(String))]);
+  return kind === 'note' ? [...new Set(ids.map(Number).filter(Number.isSafeInteger))].join(',') : textList(ids.map(String));
 }
 
 function selectList(t: Pick<Table<DocumentKind>, 'columns' | 'computed'>): string {
@@ -237,10 +238,17 @@ export class SqlDocuments implements DocumentsRepo {
     const rows = await this.db.allRaw(
       `SELECT ref, id FROM ${t.table} WHERE user_pk = ? AND ${this.dialect.inTextList('ref')}${byParent}`,
       userPk,
-      JSON.stringify([...new Set(refs)]),
+      textList(refs),
       ...(t.parent ? [list ?? ''] : []),
     );
-    return new Map(rows.map(([ref, id]) => [String(ref), id as DocumentId]));
+    // Keyed by the refs as given: a ref is stored as storable text, and found as such.
+    const found = new Map(rows.map(([ref, id]) => [String(ref), id as DocumentId]));
+    const byRef = new Map<string, DocumentId>();
+    for (const ref of refs) {
+      const id = found.get(storableText(ref));
+      if (id !== undefined) byRef.set(ref, id);
+    }
+    return byRef;
   }
 
   async count(userPk: number, kind: DocumentKind, list?: string): Promise<number> {

@@ -23,10 +23,16 @@ function harness() {
     CREATE TRIGGER doom BEFORE INSERT ON doomed BEGIN SELECT RAISE(ROLLBACK, 'the whole transaction is rolled back'); END;`);
   const reader = new Database(join(dir, 'g.db'), { readonly: true });
   const log: string[] = [];
+  /** A statement of the group's own to fail once, as an I/O error would. */
+  let failing: string | undefined;
   const conn = {
     db: writer,
     exec(sql: string): void {
       if (sql === 'BEGIN IMMEDIATE' || sql === 'COMMIT' || sql === 'ROLLBACK') log.push(sql);
+      if (sql === failing) {
+        failing = undefined;
+        throw new Error(`${sql} failed`);
+      }
       writer.exec(sql);
     },
   };
@@ -41,6 +47,7 @@ function harness() {
     mutex,
     log,
     close: () => (closed = true),
+    failOnce: (sql: string) => (failing = sql),
     /** A call inserting x, answering what it saw: the values before it, uncommitted ones included. */
     add: (x: number) =>
       groups.run(async () => {
@@ -146,6 +153,24 @@ describe('GroupCommit (SQLite)', () => {
     const settled = await h.mutex.run(async () => h.committed());
     await Promise.all(writes);
     assert.deepEqual(settled, [1, 2]);
+  });
+
+  test("a failing statement of the group's own fails its calls, commits nothing, and later calls are not stuck behind it", async () => {
+    h.failOnce('ROLLBACK TO call');
+    const failing = () =>
+      h.groups.run(async () => {
+        throw new Error('refused');
+      });
+    const results = await Promise.allSettled([h.add(1), failing(), h.add(2)]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'rejected', 'rejected'],
+    );
+    assert.match(String((results[0] as PromiseRejectedResult).reason), /ROLLBACK TO call failed/);
+    assert.equal(h.writer.inTransaction, false);
+    assert.deepEqual(h.committed(), []);
+    await h.add(3);
+    assert.deepEqual(h.committed(), [3]);
   });
 
   test('a closed store refuses the calls that had not run, and nothing is begun', async () => {

@@ -54,13 +54,16 @@ export class GroupCommit {
       this.open = group;
       void this.mutex.run(() =>
         this.drain(group).catch((err: unknown) => {
-          // A statement of the group's own (a savepoint's, COMMIT's) failed unexpectedly: nothing
-          // of the group is committed. A call already answered ignores the second answer.
+          // A statement of the group's own (a savepoint's) failed unexpectedly: nothing of the
+          // group is committed, and no later call may join it. A call already answered ignores
+          // the second answer; a failing ROLLBACK leaves SQLite to end the transaction.
+          if (this.open === group) this.open = null;
           try {
             if (this.conn.db.inTransaction) this.conn.exec('ROLLBACK');
-          } finally {
-            for (const c of group) c.reject(err);
+          } catch {
+            // Nothing more to undo from here: the calls are failed below either way.
           }
+          for (const c of group) c.reject(err);
         }),
       );
     });
