@@ -143,6 +143,8 @@ export const pgDialect: Dialect = {
   // mark) are computed for the row it returns, once locked. account_writing's void comes last.
   lockAccount: (columns) => `SELECT *, account_writing(pk) FROM (SELECT ${columns} FROM accounts WHERE pk = ? FOR NO KEY UPDATE) a`,
   fence: ' OFFSET 0',
+  writesInWith: true,
+  opaqueParam: '?',
   rangeRead: (table, _index, filter) => ({ from: `(SELECT * FROM ${table} t WHERE ${filter} OFFSET 0) t`, where: null }),
   // node-postgres converts values one by one (6.9 ms per 1000 rows of 29 columns); one JSON array
   // per row, which it parses already, costs 2.6 ms.

@@ -195,15 +195,17 @@ export class SqlDocuments implements DocumentsRepo {
 
   async page<K extends DocumentKind>(userPk: number, kind: K, q: DocumentQuery): Promise<DocumentPage<K>> {
     const t = tableOf(kind);
-    // The WHERE clause is built from fixed fragments; every value is a bound parameter.
-    const where = ['t.user_pk = ?'];
+    // The WHERE clause is built from fixed fragments; every value is a bound parameter (the
+    // account, the list and the id as Dialect.opaqueParam).
+    const p = this.dialect.opaqueParam;
+    const where = [`t.user_pk = ${p}`];
     const params: SqlParam[] = [userPk];
-    if (t.parent) where.push(`t.${t.parent} = ?`), params.push(q.list ?? '');
-    if (q.id !== undefined) where.push('t.id = ?'), params.push(q.id);
+    if (t.parent) where.push(`t.${t.parent} = ${p}`), params.push(q.list ?? '');
+    if (q.id !== undefined) where.push(`t.id = ${p}`), params.push(q.id);
     const source = rowSource(this.dialect, t.table, t.byModified, q, where, params);
     const from = `FROM ${source.from}${source.where === null ? '' : ` WHERE ${source.where}`}`;
     const numRows = Math.max(0, q.num);
-    const rows = numRows === 0 ? [] : await this.db.all<DbRow>(`SELECT ${selectList(t)} ${from} ORDER BY t.id ${pageClause(q.start)}`, ...params, ...pageParams(numRows, q.start));
+    const rows = numRows === 0 ? [] : await this.db.all<DbRow>(`SELECT ${selectList(t)} ${from} ORDER BY t.id ${pageClause(this.dialect, q.start)}`, ...params, ...pageParams(numRows, q.start));
     // A first page that holds every match needs no separate count.
     const total = q.start === 0 && rows.length < numRows ? rows.length : num((await this.db.get<{ n: number }>(`SELECT count(*) AS n ${from}`, ...params))?.n);
     return { total, items: rows.map((r) => t.toRecord(r)) };

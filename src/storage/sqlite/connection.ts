@@ -141,6 +141,8 @@ export const sqliteDialect: Dialect = {
   // instead of waiting for a lock (sqlite-store.ts).
   lockAccount: (columns) => `SELECT ${columns} FROM accounts WHERE pk = ?`,
   fence: '',
+  writesInWith: false,
+  opaqueParam: '+?',
   rangeRead: (table, index, filter) => ({ from: `${table} t INDEXED BY ${index}`, where: filter }),
   // better-sqlite3's raw rows hand the columns over as they are: 1.2 ms per 1000 rows of 29
   // columns, against 1.9 ms through one json_array per row and JSON.parse.

@@ -173,6 +173,19 @@ describe('sqlite tasks: index use of page()', () => {
     assert.match(p, /SEARCH c USING (COVERING )?INDEX tasks_by_parent \(user_pk=\? AND parent=\?\)/, p);
     assert.match(p, /SEARCH m USING PRIMARY KEY \(user_pk=\? AND task_id=\? AND client_pk=\?\)/, p);
   });
+
+  // SQLite's planner reads some bound values (a LIMIT's; the account's, compared with a column the
+  // correlated subqueries use), and binding such a value anew makes it prepare the statement again
+  // at the next run: the values the pages bind go through `+?`, which it does not read
+  // (Dialect.opaqueParam; an `after=` fetch of 10 tasks with every field, 146 → 22 µs in SQLite).
+  it('the account, the app and the LIMIT are bound through placeholders the planner does not read', () => {
+    for (const sql of [shapes.rowsAfter, shapes.rowsAll, shapes.rowsAllWithExtras]) {
+      assert.match(sql, /t\.user_pk = \+\?/, sql);
+      assert.match(sql, /LIMIT \+\?/, sql);
+      assert.doesNotMatch(sql, /(user_pk|client_pk|LIMIT) (= )?\?/, sql);
+    }
+    assert.match(shapes.rowsAllWithExtras, /m\.client_pk = \+\?/);
+  });
 });
 
 describe('sqlite tasks: index use once the file has statistics', () => {
