@@ -7,6 +7,7 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { stopChild } from './child.js';
 import type { ServerReady } from './server.js';
 
 const SERVER = fileURLToPath(new URL('./server.js', import.meta.url));
@@ -62,10 +63,6 @@ export async function census(postgresUrl: string | undefined): Promise<CensusRow
     note('outlines/delete', (await count('/3/outlines/delete.php', 'outlines', outlines.answer.map((o) => o['id']))).statements);
     return rows;
   } finally {
-    const exited = once(child, 'exit');
-    child.disconnect();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
+    await stopChild(child);
   }
 }

@@ -20,6 +20,7 @@ import { repeatBench } from './repeat.js';
 import { webTasksBench } from './web-tasks.js';
 import { goalRows } from './goals.js';
 import { ON_POSTGRES, SCENARIOS, TASKS_1000, withPostgres, type Scenario } from './scenarios.js';
+import { stopChild } from './child.js';
 import type { ServerReady } from './server.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -92,11 +93,7 @@ async function measure(s: Scenario): Promise<Sample> {
     const n = Math.max(1, r.requests.total);
     return { rps: r.requests.average, cpuMicros: (after.micros - before.micros) / n, statements: (after.statements - before.statements) / n, errors: r.errors + r.non2xx };
   } finally {
-    const exited = once(child, 'exit');
-    child.disconnect();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
+    await stopChild(child);
   }
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { repositoryCalls } from '../../../test/counting-repos.js';
 import { testContext } from '../../../test/harness.js';
-import type { Repos } from '../../storage/store.js';
 import { added, batch, json, one, setup, type Json, type Plural } from './documents.test-kit.js';
 
 /**
@@ -13,29 +13,8 @@ describe('document writes call the repositories as often for 50 records as for 5
   const env = setup(() => testContext());
 
   /** Runs `call`, counting the calls of every method of the documents and attachments repositories of its transactions. */
-  async function repositoryCalls(call: () => Promise<unknown>): Promise<Record<string, number>> {
-    const store = env.ctx.deps.store as { transaction: (fn: (tx: Repos) => Promise<unknown>) => Promise<unknown> };
-    const real = store.transaction.bind(store);
-    const counted: Record<string, number> = {};
-    const counting = <T extends object>(name: string, repo: T): T =>
-      new Proxy(repo, {
-        get: (target, key, receiver) => {
-          const value: unknown = Reflect.get(target, key, receiver);
-          if (typeof value !== 'function') return value;
-          return (...args: unknown[]) => {
-            counted[`${name}.${String(key)}`] = (counted[`${name}.${String(key)}`] ?? 0) + 1;
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        },
-      });
-    store.transaction = (fn) => real((tx) => fn({ ...tx, documents: counting('documents', tx.documents), attachments: counting('attachments', tx.attachments) }));
-    try {
-      await call();
-    } finally {
-      store.transaction = real;
-    }
-    return counted;
-  }
+  const repositoryCallsOf = async (call: () => Promise<unknown>): Promise<Record<string, number>> =>
+    Object.fromEntries(await repositoryCalls(env.ctx.deps.store, ['documents', 'attachments'], call));
 
   let made = 0;
   /** n new records of the kind (rows: in a new list with one text column), and the calls their add made. */
@@ -44,7 +23,7 @@ describe('document writes call the repositories as often for 50 records as for 5
     const list = plural === 'rows' ? ((await one(batch(ctx, user, 'lists', 'add', [{ title: 'L', ref: `l${made++}`, cols: [{ title: 'Item', type: 19 }] }])))['id'] as string) : '';
     const items = Array.from({ length: n }, (_, i) => ({ title: `Record ${i}`, ref: `r${made++}`, ...(plural === 'rows' && { list, cells: { c1: `Item ${i}` } }) }));
     let records: Json[] = [];
-    const calls = await repositoryCalls(async () => {
+    const calls = await repositoryCallsOf(async () => {
       records = await added(ctx, user, plural, items);
     });
     return { records, list, calls };
@@ -74,7 +53,7 @@ describe('document writes call the repositories as often for 50 records as for 5
           ...(plural === 'rows' ? { cells: { c1: `Edited ${String(r['id'])}` } } : { title: `Edited ${String(r['id'])}` }),
         }));
         let edited: Json[] = [];
-        const editCalls = await repositoryCalls(async () => {
+        const editCalls = await repositoryCallsOf(async () => {
           edited = json(await batch(ctx, user, plural, 'edit', edits));
         });
         assert.deepEqual(
@@ -83,7 +62,7 @@ describe('document writes call the repositories as often for 50 records as for 5
         );
         const deletes = records.map((r) => (plural === 'rows' ? { list, row: r['id'] } : r['id']));
         let deleted: Json[] = [];
-        const deleteCalls = await repositoryCalls(async () => {
+        const deleteCalls = await repositoryCallsOf(async () => {
           deleted = json(await batch(ctx, user, plural, 'delete', deletes));
         });
         assert.deepEqual(

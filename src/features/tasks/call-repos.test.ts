@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newAccount, newTask } from '../../../test/factories.js';
+import { counting, type Counted } from '../../../test/counting-repos.js';
 import { testContext, type TestContext } from '../../../test/harness.js';
 import type { Repos } from '../../storage/store.js';
 import { CallRepos } from './call-repos.js';
@@ -26,23 +27,12 @@ describe('CallRepos: a write call reads its tasks once and writes them together'
   after(() => ctx.close());
 
   /** Runs `fn` in a transaction that is rolled back, with CallRepos over repositories counting their calls. */
-  async function inCall(fn: (tx: Repos, calls: CallRepos, counted: Map<string, number>) => Promise<void>): Promise<void> {
+  async function inCall(fn: (tx: Repos, calls: CallRepos, counted: Counted) => Promise<void>): Promise<void> {
     const undo = new Error('undo');
     await assert.rejects(
       ctx.deps.store.transaction(async (inner) => {
-        const counted = new Map<string, number>();
-        const counting = <T extends object>(name: string, repo: T): T =>
-          new Proxy(repo, {
-            get: (target, key, receiver) => {
-              const value: unknown = Reflect.get(target, key, receiver);
-              if (typeof value !== 'function') return value;
-              return (...args: unknown[]) => {
-                counted.set(`${name}.${String(key)}`, (counted.get(`${name}.${String(key)}`) ?? 0) + 1);
-                return (value as (...a: unknown[]) => unknown).apply(target, args);
-              };
-            },
-          });
-        const calls = new CallRepos({ ...inner, tasks: counting('tasks', inner.tasks), sharing: counting('sharing', inner.sharing) }, a);
+        const counted: Counted = new Map();
+        const calls = new CallRepos({ ...inner, tasks: counting('tasks', inner.tasks, counted), sharing: counting('sharing', inner.sharing, counted) }, a);
         await fn(calls.tx, calls, counted);
         throw undo;
       }),

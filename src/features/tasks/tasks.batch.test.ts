@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { repositoryCalls } from '../../../test/counting-repos.js';
 import { api, signIn, tasksCall, testContext, type TestContext } from '../../../test/harness.js';
 import type { Repos, Task } from '../../storage/store.js';
 
@@ -46,29 +47,7 @@ describe('a write call touches what its items share once', () => {
   }
 
   /** Runs `call`, counting the calls of every method of the task and sharing repositories of its transactions. */
-  async function repositoryCalls(call: () => Promise<unknown>): Promise<Map<string, number>> {
-    const store = ctx.deps.store as { transaction: (fn: (tx: Repos) => Promise<unknown>) => Promise<unknown> };
-    const real = store.transaction.bind(store);
-    const counted = new Map<string, number>();
-    const counting = <T extends object>(name: string, repo: T): T =>
-      new Proxy(repo, {
-        get: (target, key, receiver) => {
-          const value: unknown = Reflect.get(target, key, receiver);
-          if (typeof value !== 'function') return value;
-          return (...args: unknown[]) => {
-            counted.set(`${name}.${String(key)}`, (counted.get(`${name}.${String(key)}`) ?? 0) + 1);
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        },
-      });
-    store.transaction = (fn) => real((tx) => fn({ ...tx, tasks: counting('tasks', tx.tasks), sharing: counting('sharing', tx.sharing) }));
-    try {
-      await call();
-    } finally {
-      store.transaction = real;
-    }
-    return counted;
-  }
+  const repositoryCallsOf = (call: () => Promise<unknown>) => repositoryCalls(ctx.deps.store, ['tasks', 'sharing'], call);
 
   /** Writes of task `id` by the calls recorded: an update of it, or an updateMany holding it. */
   const rewritesOf = (calls: readonly Call[], id: unknown) =>
@@ -108,18 +87,18 @@ describe('a write call touches what its items share once', () => {
       const costs: Array<Map<string, number>> = [];
       for (const n of [5, 50]) {
         let added: Json[] = [];
-        const adds = await repositoryCalls(async () => {
+        const adds = await repositoryCallsOf(async () => {
           added = await send('add', Array.from({ length: n }, (_, i) => ({ title: `Batch ${i}` })), { fields });
         });
         const ids = added.map((t) => t['id']);
         ctx.clock.advance(1);
         let edited: Json[] = [];
-        const edits = await repositoryCalls(async () => {
+        const edits = await repositoryCallsOf(async () => {
           edited = await send('edit', ids.map((id) => ({ id, title: `Edited ${String(id)}`, star: 1 })), { fields });
         });
         assert.deepEqual(edited.map((t) => t['title']), ids.map((id) => `Edited ${String(id)}`));
         let deleted: Json[] = [];
-        const deletes = await repositoryCalls(async () => {
+        const deletes = await repositoryCallsOf(async () => {
           deleted = await send('delete', ids);
         });
         assert.deepEqual(deleted.map((t) => t['id']), ids);
