@@ -180,6 +180,8 @@ export interface TasksRepo {
   meta(userPk: number, taskId: number, clientPk: number): Promise<string | null>;
   /** Sets this app's meta of a task; null or '' removes it. */
   setMeta(userPk: number, taskId: number, clientPk: number, meta: string | null): Promise<void>;
+  /** setMeta() of many tasks for one app, in a few statements whatever their number. Each task at most once. */
+  setMetas(userPk: number, clientPk: number, metas: ReadonlyArray<{ readonly taskId: number; readonly meta: string | null }>): Promise<void>;
   /** Whether any task of the account points at `id` through `field`. */
   hasReference(userPk: number, field: TaskReference, id: number): Promise<boolean>;
   /**

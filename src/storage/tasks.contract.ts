@@ -577,6 +577,33 @@ export function tasksContract(label: string, open: OpenStore): void {
       });
     });
 
+    describe('setMetas', () => {
+      it('setMetas equals setMeta() of each task: set, replaced, removed by null or empty, for 300 tasks (more than a statement part), that app only', async () => {
+        const [app, other] = [await createClient(), await createClient()];
+        const c = await createAccount();
+        const ids = Array.from({ length: 300 }, (_, i) => i + 1);
+        await insert(a, ...ids.map((id) => fullTask(id)));
+        await insert(c, ...ids.map((id) => fullTask(id)));
+        const first = ids.map((id) => ({ taskId: id, meta: id % 3 === 0 ? null : `meta ${id} &<>"'\r` }));
+        const second = ids.map((id) => ({ taskId: id, meta: id % 4 === 0 ? '' : id % 5 === 0 ? null : `second ${id}` }));
+        await tx(async (r) => {
+          await r.tasks.setMeta(a, 7, other, 'the other app');
+          await r.tasks.setMeta(c, 7, other, 'the other app');
+        });
+        for (const metas of [first, second]) {
+          await tx((r) => r.tasks.setMetas(a, app, metas));
+          await tx(async (r) => {
+            for (const m of metas) await r.tasks.setMeta(c, m.taskId, app, m.meta);
+          });
+          for (const id of ids) assert.equal(await read().tasks.meta(a, id, app), await read().tasks.meta(c, id, app), `task ${id}`);
+        }
+        assert.equal(await read().tasks.meta(a, 2, app), 'second 2');
+        assert.equal(await read().tasks.meta(a, 8, app), null, 'removed by an empty meta');
+        assert.equal(await read().tasks.meta(a, 7, other), 'the other app');
+        await tx((r) => r.tasks.setMetas(a, app, []));
+      });
+    });
+
     describe('remove and tombstones', () => {
       it('remove deletes the rows and their meta, and records a tombstone with the stamp', async () => {
         const app = await createClient();

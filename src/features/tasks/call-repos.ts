@@ -5,7 +5,7 @@ import type { Repos, Share, SharingRepo, Task, TasksRepo } from '../../storage/s
  * of the held task updates before them, and change nothing CallRepos keeps.
  */
 const UNTOUCHED: Readonly<Partial<Record<keyof Repos, ReadonlySet<string>>>> = {
-  tasks: new Set(['count', 'meta', 'setMeta', 'isDeleted', 'deletedAfter']),
+  tasks: new Set(['count', 'meta', 'setMeta', 'setMetas', 'isDeleted', 'deletedAfter']),
   organizers: new Set(['exists']),
   attachments: new Set(['forTasks']),
   sharing: new Set(['forTasks', 'partners']),

@@ -88,7 +88,7 @@ describe('a write call touches what its items share once', () => {
       for (const n of [5, 50]) {
         let added: Json[] = [];
         const adds = await repositoryCallsOf(async () => {
-          added = await send('add', Array.from({ length: n }, (_, i) => ({ title: `Batch ${i}` })), { fields });
+          added = await send('add', Array.from({ length: n }, (_, i) => ({ title: `Batch ${i}`, meta: `app data ${i}` })), { fields });
         });
         const ids = added.map((t) => t['id']);
         ctx.clock.advance(1);

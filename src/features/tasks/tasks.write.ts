@@ -173,7 +173,8 @@ async function insertAdded(ctx: WriteContext, items: readonly Judged[], wanted: 
     tasks.push(newTaskOf(ctx, p, first + i, stamp, parent === 0 ? 0 : await nextOrder(parent)));
   }
   await ctx.tx.tasks.insertMany(ctx.account.pk, tasks);
-  for (const [i, p] of patches.entries()) if (p.meta) await ctx.tx.tasks.setMeta(ctx.account.pk, first + i, ctx.clientPk, p.meta);
+  const metas = patches.flatMap((p, i) => (p.meta ? [{ taskId: first + i, meta: p.meta }] : []));
+  if (metas.length > 0) await ctx.tx.tasks.setMetas(ctx.account.pk, ctx.clientPk, metas);
   for (const [i, j] of items.entries()) if (j.links) await applyLinkChanges(ctx.tx, ctx.account.pk, first + i, j.links);
   for (const parent of orders.keys()) await markParentChanged(ctx, parent);
   return views(ctx, tasks.map((task, i) => ({ task, meta: patches[i]?.meta ?? null, children: 0 })), wanted);

@@ -267,6 +267,13 @@ function updateFrom(n: number): string {
 }
 const UPDATES = new Map<number, string>(INSERT_SIZES.map((n) => [n, updateFrom(n)]));
 const XML_UPSERTS = new Map<number, string>(INSERT_SIZES.map((n) => [n, `${XML_INTO}${Array.from({ length: n }, () => XML_ROW).join(', ')}${XML_ON_CONFLICT}`]));
+const META_UPSERTS = new Map<number, string>(
+  INSERT_SIZES.map((n) => [
+    n,
+    `INSERT INTO task_meta (user_pk, task_id, client_pk, meta) VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?)').join(', ')}
+     ON CONFLICT (user_pk, task_id, client_pk) DO UPDATE SET meta = excluded.meta`,
+  ]),
+);
 const TOMBSTONE_ROW = '(?, ?, ?)';
 const TOMBSTONES = new Map<number, string>(
   INSERT_SIZES.map((n) => [
@@ -539,18 +546,17 @@ export class SqlTasks implements TasksRepo {
   }
 
   async setMeta(userPk: number, taskId: number, clientPk: number, meta: string | null): Promise<void> {
-    if (meta === null || meta === '') {
-      await this.db.run('DELETE FROM task_meta WHERE user_pk = ? AND task_id = ? AND client_pk = ?', userPk, taskId, clientPk);
-      return;
-    }
-    await this.db.run(
-      `INSERT INTO task_meta (user_pk, task_id, client_pk, meta) VALUES (?, ?, ?, ?)
-       ON CONFLICT (user_pk, task_id, client_pk) DO UPDATE SET meta = excluded.meta`,
-      userPk,
-      taskId,
-      clientPk,
-      meta,
+    await this.setMetas(userPk, clientPk, [{ taskId, meta }]);
+  }
+
+  async setMetas(userPk: number, clientPk: number, metas: ReadonlyArray<{ readonly taskId: number; readonly meta: string | null }>): Promise<void> {
+    const set = metas.filter((m) => m.meta !== null && m.meta !== '');
+    const gone = metas.filter((m) => m.meta === null || m.meta === '').map((m) => m.taskId);
+    await inParts(
+      set.map((m) => [userPk, m.taskId, clientPk, m.meta]),
+      (size, params) => this.db.run(META_UPSERTS.get(size) as string, ...params),
     );
+    if (gone.length > 0) await this.db.run(`DELETE FROM task_meta WHERE user_pk = ? AND client_pk = ? AND ${this.dialect.inIdList('task_id')}`, userPk, clientPk, idList(gone));
   }
 
   async hasReference(userPk: number, field: TaskReference, id: number): Promise<boolean> {
