@@ -178,6 +178,8 @@ export interface TasksRepo {
   /** Tombstones with a stamp after `after`, oldest first. */
   deletedAfter(userPk: number, after: number): Promise<Tombstone[]>;
   meta(userPk: number, taskId: number, clientPk: number): Promise<string | null>;
+  /** meta() of many tasks for one app in one read: task id → meta; tasks without any are absent. */
+  metasOf(userPk: number, clientPk: number, taskIds: readonly number[]): Promise<Map<number, string>>;
   /** Sets this app's meta of a task; null or '' removes it. */
   setMeta(userPk: number, taskId: number, clientPk: number, meta: string | null): Promise<void>;
   /** setMeta() of many tasks for one app, in a few statements whatever their number. Each task at most once. */

@@ -578,7 +578,7 @@ export function tasksContract(label: string, open: OpenStore): void {
     });
 
     describe('setMetas', () => {
-      it('setMetas equals setMeta() of each task: set, replaced, removed by null or empty, for 300 tasks (more than a statement part), that app only', async () => {
+      it('setMetas equals setMeta() of each task (set, replaced, removed by null or empty), for 300 tasks, that app only; metasOf equals meta() of each', async () => {
         const [app, other] = [await createClient(), await createClient()];
         const c = await createAccount();
         const ids = Array.from({ length: 300 }, (_, i) => i + 1);
@@ -601,6 +601,18 @@ export function tasksContract(label: string, open: OpenStore): void {
         assert.equal(await read().tasks.meta(a, 8, app), null, 'removed by an empty meta');
         assert.equal(await read().tasks.meta(a, 7, other), 'the other app');
         await tx((r) => r.tasks.setMetas(a, app, []));
+        // metasOf: meta() of each, that app's, that account's; tasks without one absent.
+        const asked = [...ids, 7, 9999, 0];
+        const each = new Map<number, string>();
+        for (const id of asked) {
+          const meta = await read().tasks.meta(a, id, app);
+          if (meta !== null) each.set(id, meta);
+        }
+        assert.deepEqual(await read().tasks.metasOf(a, app, asked), each);
+        assert.ok(each.size > 100 && each.size < 300, 'some tasks have a meta and some do not');
+        assert.deepEqual(await read().tasks.metasOf(a, other, [7, 8]), new Map([[7, 'the other app']]));
+        assert.deepEqual(await read().tasks.metasOf(b, app, ids), new Map());
+        assert.deepEqual(await read().tasks.metasOf(a, app, []), new Map());
       });
     });
 

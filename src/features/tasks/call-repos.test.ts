@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newAccount, newTask } from '../../../test/factories.js';
 import { counting, type Counted } from '../../../test/counting-repos.js';
-import { testContext, type TestContext } from '../../../test/harness.js';
+import { createApp, testContext, type TestContext } from '../../../test/harness.js';
 import type { Repos } from '../../storage/store.js';
 import { CallRepos } from './call-repos.js';
 
@@ -93,6 +93,23 @@ describe('CallRepos: a write call reads its tasks once and writes them together'
       await calls.flush();
       assert.equal(await tx.tasks.get(a, 8), null, 'an update of a missing task creates nothing');
       assert.equal(counted.get('tasks.get'), 2, "another account's get, and the get after the direct update, read the database");
+    });
+  });
+
+  it("the app's meta is read at once, held when written, and written by one setMetas that any read of it follows", async () => {
+    const app = (await createApp(ctx)).client.pk;
+    await inCall(async (tx, calls, counted) => {
+      await calls.prefetch([1, 2]);
+      await calls.prefetchMetas(app, [1, 2]);
+      assert.equal(await tx.tasks.meta(a, 1, app), null);
+      await tx.tasks.setMeta(a, 1, app, 'one');
+      await tx.tasks.setMeta(a, 2, app, 'two');
+      await tx.tasks.setMeta(a, 2, app, '');
+      assert.deepEqual([await tx.tasks.meta(a, 1, app), await tx.tasks.meta(a, 2, app)], ['one', null]);
+      assert.deepEqual([counted.get('tasks.metasOf'), counted.get('tasks.meta'), counted.get('tasks.setMetas')], [1, undefined, undefined]);
+      const page = await tx.tasks.page(a, { start: 0, num: 10, withChildren: false, metaFor: app, where: { ids: [1, 2] } });
+      assert.deepEqual(page.tasks.map((t) => t.meta), ['one', null]);
+      assert.equal(counted.get('tasks.setMetas'), 1);
     });
   });
 

@@ -5,7 +5,7 @@ import type { Repos, Share, SharingRepo, Task, TasksRepo } from '../../storage/s
  * of the held task updates before them, and change nothing CallRepos keeps.
  */
 const UNTOUCHED: Readonly<Partial<Record<keyof Repos, ReadonlySet<string>>>> = {
-  tasks: new Set(['count', 'meta', 'setMeta', 'setMetas', 'isDeleted', 'deletedAfter']),
+  tasks: new Set(['count', 'isDeleted', 'deletedAfter']),
   organizers: new Set(['exists']),
   attachments: new Set(['forTasks']),
   sharing: new Set(['forTasks', 'partners']),
@@ -20,6 +20,7 @@ const APART: ReadonlySet<keyof Repos> = new Set(['accounts', 'clients', 'oauth',
  * - prefetch() reads the tasks and shares the call will look at, in one statement each; tasks.get
  *   and sharing.shareOf answer those from memory, as this call last saw or wrote them;
  * - tasks.update of the account's own tasks is held, and written by one updateMany at flush();
+ *   so are tasks.setMeta (one setMetas), and tasks.meta answers from what prefetchMetas() read;
  * - every other call of a repository that could read or write the tasks table or the shares
  *   flushes first, and one that could write them forgets what was kept, so that every statement
  *   sees exactly what it would have seen had each update been written at once.
@@ -34,6 +35,10 @@ export class CallRepos {
   /** Shares of the account's tasks, as prefetch() read them (ids read: in `sharesRead`). */
   private readonly shares = new Map<number, Share>();
   private readonly sharesRead = new Set<number>();
+  /** The account's tasks' meta, by app and task (`app:task`), as this call last read or wrote it (null: none). */
+  private readonly metas = new Map<string, string | null>();
+  /** Held meta writes, by `app:task`: the last one of each. */
+  private readonly heldMetas = new Map<string, { readonly clientPk: number; readonly taskId: number; readonly meta: string | null }>();
 
   constructor(
     private readonly inner: Repos,
@@ -60,17 +65,34 @@ export class CallRepos {
     }
   }
 
-  /** Writes the held updates (one updateMany). */
+  /** Reads the meta of `ids`' tasks for the app, in one statement (tasks already known are not read again). */
+  async prefetchMetas(clientPk: number, ids: readonly number[]): Promise<void> {
+    const unread = [...new Set(ids)].filter((id) => !this.metas.has(metaKey(clientPk, id)));
+    if (unread.length === 0) return;
+    const found = await this.inner.tasks.metasOf(this.userPk, clientPk, unread);
+    for (const id of unread) this.metas.set(metaKey(clientPk, id), found.get(id) ?? null);
+  }
+
+  /** Writes the held updates (one updateMany), then the held meta (one setMetas per app). */
   async flush(): Promise<void> {
-    if (this.held.size === 0) return;
-    const tasks = [...this.held.values()];
-    this.held.clear();
-    await this.inner.tasks.updateMany(this.userPk, tasks);
+    if (this.held.size > 0) {
+      const tasks = [...this.held.values()];
+      this.held.clear();
+      await this.inner.tasks.updateMany(this.userPk, tasks);
+    }
+    if (this.heldMetas.size > 0) {
+      const metas = [...this.heldMetas.values()];
+      this.heldMetas.clear();
+      for (const clientPk of new Set(metas.map((m) => m.clientPk))) {
+        await this.inner.tasks.setMetas(this.userPk, clientPk, metas.filter((m) => m.clientPk === clientPk));
+      }
+    }
   }
 
   /** Forgets every task and share kept: the next reads go to the database. */
   private forget(): void {
     this.tasks.clear();
+    this.metas.clear();
     this.shares.clear();
     this.sharesRead.clear();
   }
@@ -111,6 +133,28 @@ export class CallRepos {
             return task;
           };
         }
+        if (key === 'meta') {
+          return async (userPk: number, taskId: number, clientPk: number): Promise<string | null> => {
+            if (!own(userPk)) return this.inner.tasks.meta(userPk, taskId, clientPk);
+            const kept = this.metas.get(metaKey(clientPk, taskId));
+            if (kept !== undefined) return kept;
+            const meta = await this.inner.tasks.meta(userPk, taskId, clientPk);
+            this.metas.set(metaKey(clientPk, taskId), meta);
+            return meta;
+          };
+        }
+        if (key === 'setMeta') {
+          return async (userPk: number, taskId: number, clientPk: number, meta: string | null): Promise<void> => {
+            // Held only for a task this call knows is there (its meta's key names the task).
+            if (own(userPk) && this.tasks.get(taskId)) {
+              const stored = meta === '' ? null : meta;
+              this.metas.set(metaKey(clientPk, taskId), stored);
+              this.heldMetas.set(metaKey(clientPk, taskId), { clientPk, taskId, meta: stored });
+              return;
+            }
+            await target.setMeta(userPk, taskId, clientPk, meta);
+          };
+        }
         if (key === 'update') {
           return async (userPk: number, task: Task): Promise<void> => {
             // Held only for a task this call knows is there (an update of a missing one changes nothing).
@@ -140,8 +184,11 @@ export class CallRepos {
   }
 }
 
+/** The key of a task's meta for an app in CallRepos. */
+const metaKey = (clientPk: number, taskId: number): string => `${clientPk}:${taskId}`;
+
 /** Methods (of any repository) that only read: after them, what was kept still holds. */
 const READS: ReadonlySet<string> = new Set([
-  'get', 'getMany', 'page', 'pageWritten', 'scan', 'childIds', 'childIdsOf', 'nextOrder', 'hasReference', 'countByReference',
+  'get', 'getMany', 'meta', 'metasOf', 'page', 'pageWritten', 'scan', 'childIds', 'childIdsOf', 'nextOrder', 'hasReference', 'countByReference',
   'shareOf', 'sharesOf', 'sharesBetween', 'searches', 'search', 'list', 'exists', 'forTasks', 'byTarget',
 ]);

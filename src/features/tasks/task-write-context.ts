@@ -10,8 +10,11 @@ import { LIMITS } from './task-rules.js';
 export interface WriteContext {
   /** The call's repositories (CallRepos): reads of the tasks prefetched answered from memory, task updates held until needed. */
   readonly tx: Repos;
-  /** Reads the tasks and shares of these ids in one statement each (CallRepos.prefetch), where `tx` keeps them. */
-  readonly prefetch?: (ids: readonly number[]) => Promise<void>;
+  /**
+   * Reads the tasks and shares of `ids` in one statement each, and the calling app's meta of
+   * `metaIds` in one more (CallRepos.prefetch, prefetchMetas), where `tx` keeps them.
+   */
+  readonly prefetch?: (ids: readonly number[], metaIds?: readonly number[]) => Promise<void>;
   readonly account: Account;
   readonly clientPk: number;
   readonly now: number;

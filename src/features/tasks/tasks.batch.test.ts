@@ -94,7 +94,7 @@ describe('a write call touches what its items share once', () => {
         ctx.clock.advance(1);
         let edited: Json[] = [];
         const edits = await repositoryCallsOf(async () => {
-          edited = await send('edit', ids.map((id) => ({ id, title: `Edited ${String(id)}`, star: 1 })), { fields });
+          edited = await send('edit', ids.map((id) => ({ id, title: `Edited ${String(id)}`, star: 1, meta: `edited ${String(id)}` })), { fields });
         });
         assert.deepEqual(edited.map((t) => t['title']), ids.map((id) => `Edited ${String(id)}`));
         let deleted: Json[] = [];

@@ -45,7 +45,10 @@ export async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: Wr
     others.lockedAlready([auth.userPk]);
     const result = await each({
       tx,
-      prefetch: (ids) => calls.prefetch(ids),
+      prefetch: async (ids, metaIds = []) => {
+        await calls.prefetch(ids);
+        await calls.prefetchMetas(auth.clientPk, metaIds);
+      },
       account,
       clientPk: auth.clientPk,
       now,
@@ -248,7 +251,10 @@ export async function editTasks(
   options: { wanted: Wanted; reschedule: boolean },
 ): Promise<WriteResult[]> {
   return writeCall(deps, auth, async (ctx) => {
-    await ctx.prefetch?.(items.flatMap((item) => idOf(isObject(item) ? item['id'] : undefined)));
+    await ctx.prefetch?.(
+      items.flatMap((item) => idOf(isObject(item) ? item['id'] : undefined)),
+      items.flatMap((item) => (isObject(item) && Object.hasOwn(item, 'meta') ? idOf(item['id']) : [])),
+    );
     const edited: Array<Shown | ItemError> = [];
     for (const item of items) edited.push(await editOne(ctx, item, options));
     // Shown once every item is written (views): the parts of a task two items edit show the end state.

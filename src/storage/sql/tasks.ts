@@ -545,6 +545,13 @@ export class SqlTasks implements TasksRepo {
     return (await this.db.get<{ meta: string }>('SELECT meta FROM task_meta WHERE user_pk = ? AND task_id = ? AND client_pk = ?', userPk, taskId, clientPk))?.meta ?? null;
   }
 
+  async metasOf(userPk: number, clientPk: number, taskIds: readonly number[]): Promise<Map<number, string>> {
+    const list = idList(taskIds);
+    if (list === '') return new Map();
+    const rows = await this.db.allRaw(`SELECT task_id, meta FROM task_meta WHERE user_pk = ? AND client_pk = ? AND ${this.dialect.inIdList('task_id')}`, userPk, clientPk, list);
+    return new Map(rows.map(([id, meta]) => [Number(id), String(meta)]));
+  }
+
   async setMeta(userPk: number, taskId: number, clientPk: number, meta: string | null): Promise<void> {
     await this.setMetas(userPk, clientPk, [{ taskId, meta }]);
   }
