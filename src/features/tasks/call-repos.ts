@@ -89,7 +89,7 @@ export class CallRepos {
     }
   }
 
-  /** Forgets every task and share kept: the next reads go to the database. */
+  /** Forgets every task, meta and share kept: the next reads go to the database. */
   private forget(): void {
     this.tasks.clear();
     this.metas.clear();
