@@ -206,10 +206,10 @@ async function stored(call: Call, raw: unknown): Promise<AnyDocument | ItemError
 }
 
 /**
- * Reads the records the items name, in one statement, and for rows their lists, in another:
- * stored() and the list lookups then answer from memory.
+ * Reads the records the items name, in one statement, and with `lists` (an edit of rows reads
+ * their columns) the rows' lists, in another: stored() and listOf() then answer from memory.
  */
-async function prefetch(call: Call, raws: readonly unknown[]): Promise<void> {
+async function prefetch(call: Call, raws: readonly unknown[], { lists: withLists = false } = {}): Promise<void> {
   const { spec, tx, userPk } = call;
   const ids = raws.flatMap((raw) => {
     const id = classifyDocumentId(raw, spec.idForm);
@@ -218,7 +218,7 @@ async function prefetch(call: Call, raws: readonly unknown[]): Promise<void> {
   if (ids.length === 0) return;
   const found = await tx.documents.getMany(userPk, spec.kind, ids);
   for (const id of ids) call.records.set(String(id), found.get(String(id)) ?? null);
-  if (!spec.inList) return;
+  if (!spec.inList || !withLists) return;
   const lists = [...new Set([...found.values()].map((r) => (r as { list: string }).list))].filter((l) => !call.lists.has(l));
   const listed = await tx.documents.getMany(userPk, 'list', lists);
   for (const l of lists) call.lists.set(l, listed.get(l) ?? null);
@@ -233,7 +233,7 @@ async function listOf(call: Call, id: string): Promise<List | null> {
 
 export async function editDocuments(deps: Deps, auth: AuthContext, spec: DocumentSpec, items: readonly unknown[]): Promise<DocumentResult[]> {
   return writeCall(deps, auth, spec, async (call) => {
-    await prefetch(call, items.map((item) => (isItem(item) ? item['id'] : undefined)));
+    await prefetch(call, items.map((item) => (isItem(item) ? item['id'] : undefined)), { lists: true });
     const results: DocumentResult[] = [];
     const changes: Changes = [];
     for (const item of items) results.push(await editOne(call, item, changes));

@@ -44,6 +44,12 @@ export interface SqlDb {
  * store differently). Services clean what they store before checking its length; this is the one
  * place that makes sure no text reaches a database in a form the other would treat differently.
  */
+export function storableParams(params: SqlParam[]): SqlParam[] {
+  return params.some((p) => typeof p === 'string' && storableText(p) !== p)
+    ? params.map((p) => (typeof p === 'string' ? storableText(p) : p))
+    : params;
+}
+
 /**
  * The parameter of Dialect.inTextList: the texts, each once, as stored text is (storableText; a
  * JSON array's escapes would carry past storableParams what storing removes), in a JSON array.
@@ -52,10 +58,39 @@ export function textList(texts: readonly string[]): string {
   return JSON.stringify([...new Set(texts.map(storableText))]);
 }
 
-export function storableParams(params: SqlParam[]): SqlParam[] {
-  return params.some((p) => typeof p === 'string' && storableText(p) !== p)
-    ? params.map((p) => (typeof p === 'string' ? storableText(p) : p))
-    : params;
+/** The parameter of Dialect.inIdList: the ids, each once, as digits joined by commas; one that is not a whole number names nothing and is left out. */
+export function idList(ids: readonly number[]): string {
+  return [...new Set(ids.filter(Number.isSafeInteger))].join(',');
+}
+
+/**
+ * Runs `run` over `rows` in parts of the sizes `sizes` (largest first, ending with 1), so that a
+ * batch of any length takes a few statement texts, each prepared once: each part's values
+ * flattened in order.
+ */
+export async function inParts(
+  sizes: readonly number[],
+  rows: ReadonlyArray<readonly SqlParam[]>,
+  run: (size: number, params: SqlParam[]) => Promise<unknown>,
+): Promise<void> {
+  for (let at = 0; at < rows.length; ) {
+    const size = sizes.find((n) => n <= rows.length - at) as number;
+    await run(size, rows.slice(at, at + size).flat());
+    at += size;
+  }
+}
+
+/**
+ * An UPDATE of `table` writing `columns` but the first (the id) for `size` rows of one account:
+ * the rows as a VALUES list (its columns are named column1… on both databases), the first row
+ * typed (`text` columns as TEXT, the others BIGINT) so that PostgreSQL types the others alike;
+ * the rows' values, then the account's pk, are its parameters.
+ */
+export function updateFromValues(table: string, columns: readonly string[], text: ReadonlySet<string>, size: number): string {
+  const typed = `(${columns.map((c) => (text.has(c) ? 'CAST(? AS TEXT)' : 'CAST(? AS BIGINT)')).join(', ')})`;
+  const rows = [typed, ...Array.from({ length: size - 1 }, () => `(${columns.map(() => '?').join(', ')})`)].join(', ');
+  const set = columns.slice(1).map((c, i) => `${c} = v.column${i + 2}`).join(', ');
+  return `UPDATE ${table} SET ${set} FROM (VALUES ${rows}) AS v WHERE ${table}.user_pk = ? AND ${table}.id = v.column1`;
 }
 
 /**

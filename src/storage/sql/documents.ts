@@ -12,7 +12,7 @@ import type {
   Outline,
 } from '../store.js';
 import { storableText } from '../../lib/text.js';
-import { pageClause, pageParams, rowSource, textList, type Dialect, type SqlDb, type SqlParam } from './db.js';
+import { idList, inParts, pageClause, pageParams, rowSource, textList, updateFromValues, type Dialect, type SqlDb, type SqlParam } from './db.js';
 
 type DbRow = Record<string, unknown>;
 
@@ -123,7 +123,7 @@ function tableOf<K extends DocumentKind>(kind: K): Table<K> {
 /** The one parameter of SqlDocuments.ids(): note ids as digits joined by commas, other ids as a JSON array of text. */
 function idsParam(kind: DocumentKind, ids: readonly DocumentId[]): string {
   // A note id that is not a whole number names no note (get() finds none): left out.
-  return kind === 'note' ? [...new Set(ids.map(Number).filter(Number.isSafeInteger))].join(',') : textList(ids.map(String));
+  return kind === 'note' ? idList(ids.map(Number)) : textList(ids.map(String));
 }
 
 function selectList(t: Pick<Table<DocumentKind>, 'columns' | 'computed'>): string {
@@ -150,22 +150,11 @@ const settable = (t: Pick<Table<DocumentKind>, 'columns' | 'parent'>): string[] 
 
 const UPDATES = new Map<string, string>();
 
-/**
- * updateMany's statement for `size` records of a kind: the id and settable columns of each as a
- * VALUES list (its columns are named column1… on both databases), the first row typed so that
- * PostgreSQL types the others alike, the account's pk last.
- */
+/** updateMany's statement for `size` records of a kind: their id and the columns update() writes. */
 function updateStatement(t: Pick<Table<DocumentKind>, 'table' | 'columns' | 'parent' | 'text'>, size: number): string {
   const key = `${t.table}:${size}`;
   let sql = UPDATES.get(key);
-  if (sql === undefined) {
-    const columns = [t.columns[0] as string, ...settable(t)];
-    const typed = `(${columns.map((c) => (t.text.has(c) ? 'CAST(? AS TEXT)' : 'CAST(? AS BIGINT)')).join(', ')})`;
-    const rows = [typed, ...Array.from({ length: size - 1 }, () => `(${columns.map(() => '?').join(', ')})`)].join(', ');
-    const set = columns.slice(1).map((c, i) => `${c} = v.column${i + 2}`).join(', ');
-    sql = `UPDATE ${t.table} SET ${set} FROM (VALUES ${rows}) AS v WHERE ${t.table}.user_pk = ? AND ${t.table}.id = v.column1`;
-    UPDATES.set(key, sql);
-  }
+  if (sql === undefined) UPDATES.set(key, (sql = updateFromValues(t.table, [t.columns[0] as string, ...settable(t)], t.text, size)));
   return sql;
 }
 
@@ -177,15 +166,6 @@ const TOMBSTONES = new Map<number, string>(
      ON CONFLICT (user_pk, kind, id) DO UPDATE SET stamp = excluded.stamp`,
   ]),
 );
-
-/** Runs `run` over `rows` in parts of the sizes of INSERT_SIZES, largest first, each part's values flattened in order. */
-async function inParts(rows: ReadonlyArray<readonly SqlParam[]>, run: (size: number, params: SqlParam[]) => Promise<unknown>): Promise<void> {
-  for (let at = 0; at < rows.length; ) {
-    const size = INSERT_SIZES.find((n) => n <= rows.length - at) as number;
-    await run(size, rows.slice(at, at + size).flat());
-    at += size;
-  }
-}
 
 export class SqlDocuments implements DocumentsRepo {
   constructor(
@@ -268,6 +248,7 @@ export class SqlDocuments implements DocumentsRepo {
     const t = tableOf(kind);
     // A few multi-row statements of fixed sizes (each prepared once) instead of one per record.
     await inParts(
+      INSERT_SIZES,
       records.map((record) => [userPk, ...t.toValues(record)]),
       (size, params) => this.db.run(insertStatement(t, size), ...params),
     );
@@ -284,7 +265,7 @@ export class SqlDocuments implements DocumentsRepo {
       const values = t.toValues(record);
       return [values[0] as SqlParam, ...t.columns.flatMap((c, i) => (written.has(c) ? [values[i] as SqlParam] : []))];
     });
-    await inParts(rows, (size, params) => this.db.run(updateStatement(t, size), ...params, userPk));
+    await inParts(INSERT_SIZES, rows, (size, params) => this.db.run(updateStatement(t, size), ...params, userPk));
   }
 
   async remove(userPk: number, kind: DocumentKind, id: DocumentId, stamp: number): Promise<boolean> {
@@ -302,6 +283,7 @@ export class SqlDocuments implements DocumentsRepo {
       idsParam(kind, ids),
     );
     await inParts(
+      INSERT_SIZES,
       gone.map(([id, list]) => [userPk, kind, String(id), String(list), stamp]),
       (size, params) => this.db.run(TOMBSTONES.get(size) as string, ...params),
     );

@@ -1,5 +1,5 @@
 import type { FilterColumn, TaskFilter } from '../store.js';
-import type { Dialect } from './db.js';
+import { idList, type Dialect } from './db.js';
 
 /**
  * A TaskFilter as a SQL condition over the row `t`, its values appended to `params`. Only the
@@ -25,7 +25,7 @@ export function filterSql(f: TaskFilter, params: Array<string | number>, d: Dial
     if (f.ids.length === 0) return '1 = 0';
     // One text for any number of ids (rather than a placeholder each): a page of a search reads
     // up to 1000, and each count would have been a statement of its own.
-    params.push(f.ids.map((id) => String(Math.trunc(id))).join(','));
+    params.push(idList(f.ids));
     return d.inIdList('t.id');
   }
   if ('empty' in f) return `${column(f.column)} ${f.empty ? '=' : '<>'} ''`;

@@ -1,5 +1,5 @@
 import type { FilterColumn, ListedTask, PublicTaskField, RecordForm, Task, TaskFilter, TaskWrittenPage, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
-import { pageClause, pageParams, rowSource, type Dialect, type JsonKind, type SqlDb, type WideRow } from './db.js';
+import { idList, inParts, pageClause, pageParams, rowSource, updateFromValues, type Dialect, type JsonKind, type SqlDb, type WideRow } from './db.js';
 import { filterColumns, filterSql } from './task-filter.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
 import { storableText } from '../../lib/text.js';
@@ -254,18 +254,7 @@ const COUNTED_INSERTS = new Map<number, string>(
 );
 const XML_INSERTS = new Map<number, string>(INSERT_SIZES.map((n) => [n, XML_INTO + Array.from({ length: n }, () => XML_ROW).join(', ')]));
 const TEXT_COLUMNS: ReadonlySet<string> = new Set(['title', 'tag', 'repeat', 'note']);
-/**
- * updateMany's statement for n tasks: the rows as a VALUES list (its columns are named column1…
- * on both databases), the first row typed so that PostgreSQL types the others alike, the
- * account's pk last.
- */
-function updateFrom(n: number): string {
-  const typed = `(${COLUMNS.map((c) => (TEXT_COLUMNS.has(c) ? 'CAST(? AS TEXT)' : 'CAST(? AS BIGINT)')).join(', ')})`;
-  const rows = [typed, ...Array.from({ length: n - 1 }, () => `(${COLUMNS.map(() => '?').join(', ')})`)].join(', ');
-  const set = COLUMNS.slice(1).map((c, i) => `${c} = v.column${i + 2}`).join(', ');
-  return `UPDATE tasks SET ${set} FROM (VALUES ${rows}) AS v WHERE tasks.user_pk = ? AND tasks.id = v.column1`;
-}
-const UPDATES = new Map<number, string>(INSERT_SIZES.map((n) => [n, updateFrom(n)]));
+const UPDATES = new Map<number, string>(INSERT_SIZES.map((n) => [n, updateFromValues('tasks', COLUMNS, TEXT_COLUMNS, n)]));
 const XML_UPSERTS = new Map<number, string>(INSERT_SIZES.map((n) => [n, `${XML_INTO}${Array.from({ length: n }, () => XML_ROW).join(', ')}${XML_ON_CONFLICT}`]));
 const META_UPSERTS = new Map<number, string>(
   INSERT_SIZES.map((n) => [
@@ -282,23 +271,9 @@ const TOMBSTONES = new Map<number, string>(
   ]),
 );
 
-/** Ids as the one text parameter of Dialect.inIdList, each once; one that is not a whole number names no task and is left out. */
-const idList = (ids: readonly number[]): string => [...new Set(ids.filter(Number.isSafeInteger))].join(',');
 /** pageWritten's statement texts kept: the field lists, forms and filters in use at once. */
 const WRITTEN_STATEMENTS = 64;
 const REFERENCE_FIELDS: ReadonlySet<TaskReference> = new Set(['folder', 'context', 'goal', 'location']);
-
-/**
- * Runs `run` over `rows` in parts of the sizes of INSERT_SIZES, largest first (each size one
- * statement text), with each part's values flattened in order.
- */
-async function inParts(rows: ReadonlyArray<ReadonlyArray<string | number | null>>, run: (size: number, params: Array<string | number | null>) => Promise<unknown>): Promise<void> {
-  for (let at = 0; at < rows.length; ) {
-    const size = INSERT_SIZES.find((n) => n <= rows.length - at) as number;
-    await run(size, rows.slice(at, at + size).flat());
-    at += size;
-  }
-}
 
 export class SqlTasks implements TasksRepo {
   /** Listing reads a task's columns as the dialect reads wide rows best (Dialect.wideRow). */
@@ -442,7 +417,7 @@ export class SqlTasks implements TasksRepo {
     // Where a statement may write in its WITH clause, each part adds its own rows to the account's
     // kept count in the same round trip (a tasks/add call: one round trip fewer on PostgreSQL).
     const counted = this.dialect.writesInWith;
-    if (counted) await inParts(rows, (size, params) => this.db.run(COUNTED_INSERTS.get(size) as string, ...params, userPk));
+    if (counted) await inParts(INSERT_SIZES, rows, (size, params) => this.db.run(COUNTED_INSERTS.get(size) as string, ...params, userPk));
     else await this.insertInParts(INSERTS, rows);
     if (this.dialect.xml.readsKept) {
       const kept = tasks.flatMap((task) => {
@@ -456,7 +431,7 @@ export class SqlTasks implements TasksRepo {
 
   /** Rows by multi-row inserts of the sizes of INSERT_SIZES, largest first. */
   private async insertInParts(statements: ReadonlyMap<number, string>, rows: ReadonlyArray<ReadonlyArray<string | number | null>>): Promise<void> {
-    await inParts(rows, (size, params) => this.db.run(statements.get(size) as string, ...params));
+    await inParts(INSERT_SIZES, rows, (size, params) => this.db.run(statements.get(size) as string, ...params));
   }
 
   async update(userPk: number, task: Task): Promise<void> {
@@ -466,12 +441,12 @@ export class SqlTasks implements TasksRepo {
   async updateMany(userPk: number, tasks: readonly Task[]): Promise<void> {
     const rows = tasks.map(values);
     if (!this.dialect.xml.readsKept) {
-      await inParts(rows, (size, params) => this.db.run(UPDATES.get(size) as string, ...params, userPk));
+      await inParts(INSERT_SIZES, rows, (size, params) => this.db.run(UPDATES.get(size) as string, ...params, userPk));
       return;
     }
     // The kept XML is written for the tasks that are there only (its key names a task).
     const there = new Set<number>();
-    await inParts(rows, async (size, params) => {
+    await inParts(INSERT_SIZES, rows, async (size, params) => {
       for (const [id] of await this.db.allRaw(`${UPDATES.get(size) as string} RETURNING tasks.id`, ...params, userPk)) there.add(Number(id));
     });
     const kept: Array<Array<string | number | null>> = [];
@@ -560,6 +535,7 @@ export class SqlTasks implements TasksRepo {
     const set = metas.filter((m) => m.meta !== null && m.meta !== '');
     const gone = metas.filter((m) => m.meta === null || m.meta === '').map((m) => m.taskId);
     await inParts(
+      INSERT_SIZES,
       set.map((m) => [userPk, m.taskId, clientPk, m.meta]),
       (size, params) => this.db.run(META_UPSERTS.get(size) as string, ...params),
     );
