@@ -123,6 +123,43 @@ describe('the public task record: what the database writes equals the presenter,
     });
   }
 
+  // PostgreSQL decides once per statement whether the account has subtasks, joint tasks, links or
+  // apps' meta at all, and skips those lookups for each row of an account that has none
+  // (Dialect.accountHasRows): accounts with each alone must be written as the presenter writes them.
+  it('an account with none of subtasks, joint tasks, reassigned tasks, links or meta, and accounts with one of them each', async () => {
+    const make = async (extra: (pk: number) => Promise<void>): Promise<Account> => {
+      const owner = (await signIn(ctx)).account;
+      await ctx.deps.store.transaction((tx) => tx.tasks.insertMany(owner.pk, [newTask(1), newTask(2, { title: 'Two' }), newTask(3, { parent: 0 })]));
+      await extra(owner.pk);
+      return owner;
+    };
+    const partner = (await signIn(ctx)).account;
+    await ctx.deps.store.transaction((tx) => tx.tasks.insertMany(partner.pk, [newTask(1)]));
+    const owners: Array<[string, Account]> = [
+      ['none', await make(async () => undefined)],
+      ['a subtask', await make((pk) => ctx.deps.store.transaction((tx) => tx.tasks.update(pk, newTask(3, { parent: 2 }))))],
+      ['meta', await make((pk) => ctx.deps.store.transaction((tx) => tx.tasks.setMeta(pk, 2, clientPk, 'm')))],
+      ['a joint task', await make((pk) => ctx.deps.store.transaction(async (tx) => tx.sharing.addMember(await tx.sharing.createShare(pk, 2), { userPk: partner.pk, taskId: 1 })))],
+      ['a reassigned task', await make((pk) => ctx.deps.store.transaction((tx) => tx.sharing.setAddedBy(pk, 2, partner.pk)))],
+    ];
+    const query = { start: 0, num: 1000, withChildren: true, metaFor: clientPk };
+    const w = taskWriter(OPTIONAL_FIELDS);
+    for (const [has, owner] of owners) {
+      const page = await ctx.deps.store.read.tasks.page(owner.pk, query);
+      const sharing = await ctx.deps.store.read.sharing.forTasks(owner.pk, page.tasks.map((t) => t.id));
+      const listed = page.tasks.map((t) => ({ ...t, attachment: [], ...(sharing.has(t.id) && { sharing: sharing.get(t.id) }) }));
+      for (const form of ['json', 'xml'] as const) {
+        const fromDb = await ctx.deps.store.read.tasks.pageWritten(owner.pk, query, [...ALWAYS_FIELDS, ...OPTIONAL_FIELDS], form);
+        assert.deepEqual(fromDb.rows, listed.map((t) => w[form](t)), `${has}, ${form}`);
+      }
+      const written = (await ctx.deps.store.read.tasks.pageWritten(owner.pk, query, [...ALWAYS_FIELDS, ...OPTIONAL_FIELDS], 'json')).rows.map((r) => JSON.parse(r) as Record<string, unknown>);
+      const two = written.find((t) => t['id'] === 2);
+      const expected = { none: {}, 'a subtask': { children: 1 }, meta: { meta: 'm' }, 'a joint task': { shared: 1 }, 'a reassigned task': { addedby: partner.userid } }[has];
+      for (const [k, v] of Object.entries(expected ?? {})) assert.equal(two?.[k], v, `${has}: ${k}`);
+    }
+    // The account with links is the one of the other tests.
+  });
+
   it('pages and filters like page(): the same tasks, the same total', async () => {
     const query = { start: 1, num: 2, comp: 0 as const, withChildren: false };
     const fromDb = await ctx.deps.store.read.tasks.pageWritten(account.pk, query, ['id'], 'json');

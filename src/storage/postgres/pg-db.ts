@@ -143,6 +143,9 @@ export const pgDialect: Dialect = {
   // mark) are computed for the row it returns, once locked. account_writing's void comes last.
   lockAccount: (columns) => `SELECT *, account_writing(pk) FROM (SELECT ${columns} FROM accounts WHERE pk = ? FOR NO KEY UPDATE) a`,
   fence: ' OFFSET 0',
+  // An uncorrelated subquery: PostgreSQL runs it once per statement (an InitPlan), and a guard of a
+  // lateral subquery's rows becomes a one-time filter that skips its index probe.
+  accountHasRows: (table, where) => `(SELECT EXISTS (SELECT 1 FROM ${table} g WHERE g.user_pk = ?${where === undefined ? '' : ` AND ${where}`}))`,
   writesInWith: true,
   opaqueParam: '?',
   rangeRead: (table, _index, filter) => ({ from: `(SELECT * FROM ${table} t WHERE ${filter} OFFSET 0) t`, where: null }),

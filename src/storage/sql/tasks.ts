@@ -87,12 +87,34 @@ const ROW = `(?, ${COLUMNS.map(() => '?').join(', ')})`;
 const CHILDREN = '(SELECT count(*) FROM tasks c WHERE c.user_pk = t.user_pk AND c.parent = t.id AND c.parent <> 0)';
 
 /**
- * The row's membership of a joint task and who reassigned it (docs/decisions/0015), joined once
- * per row when a sharing field is asked for (two primary-key probes); the subqueries below run
- * only for the rows that are shared or reassigned.
+ * Writes per-row lookups of one statement guarded by Dialect.accountHasRows: `lookup` only for an
+ * account with a row in `table` (narrowed by `where`), `none` for every row of the others, decided
+ * once per statement. Where the dialect does not guard, `lookup` as it stands. `count` is the
+ * number of account placeholders written, in the order they were written.
  */
-const SHARING_JOIN =
-  'LEFT JOIN task_shares s ON s.user_pk = t.user_pk AND s.task_id = t.id LEFT JOIN task_added_by ab ON ab.user_pk = t.user_pk AND ab.task_id = t.id';
+function guards(d: Dialect): { readonly guard: (table: string, where: string | undefined, lookup: string, none: string) => string; readonly count: () => number } {
+  let n = 0;
+  return {
+    guard: (table, where, lookup, none) => {
+      if (d.accountHasRows === null) return lookup;
+      n += 1;
+      return `CASE WHEN ${d.accountHasRows(table, where)} THEN ${lookup} ELSE ${none} END`;
+    },
+    count: () => n,
+  };
+}
+
+/**
+ * The row of `table` (as `alias`, giving `columns`) of each task `t`, by account, task id and
+ * `extra`. Where the dialect guards (Dialect.accountHasRows) a lateral subquery, whose probe a
+ * one-time filter skips for an account with no row in the table; `guarded` says so, and that its
+ * account placeholder comes before those of `extra`.
+ */
+function taskRowJoin(d: Dialect, alias: string, table: string, columns: string, extra = ''): { readonly sql: string; readonly guarded: boolean } {
+  const on = `${alias}.user_pk = t.user_pk AND ${alias}.task_id = t.id${extra}`;
+  if (d.accountHasRows === null) return { sql: `LEFT JOIN ${table} ${alias} ON ${on}`, guarded: false };
+  return { sql: `LEFT JOIN LATERAL (SELECT ${columns} FROM ${table} ${alias} WHERE ${d.accountHasRows(table)} AND ${on}${d.fence}) ${alias} ON true`, guarded: true };
+}
 const SHARING_FIELDS: ReadonlySet<PublicTaskField> = new Set(['shared', 'sharedowner', 'sharedwith', 'addedby']);
 /** The public fields that are text (JSON strings); the others are numbers, or JSON the expression writes. */
 const TEXT_FIELDS: ReadonlySet<PublicTaskField> = new Set(['title', 'tag', 'repeat', 'note', 'meta']);
@@ -173,10 +195,10 @@ function xmlSql(d: Dialect): RecordSql {
  * the date's day plus the time, 0 without a time); a user id is text, 0 when there is none. Only
  * names of this fixed table reach the SQL.
  */
-function publicExpression(field: PublicTaskField, r: RecordSql, d: Dialect): string {
+function publicExpression(field: PublicTaskField, r: RecordSql, d: Dialect, guard: ReturnType<typeof guards>['guard']): string {
   switch (field) {
     case 'children':
-      return CHILDREN;
+      return guard('tasks', 'g.parent <> 0', CHILDREN, '0');
     case 'order':
       return 't.ord';
     case 'duetime':
@@ -194,7 +216,7 @@ function publicExpression(field: PublicTaskField, r: RecordSql, d: Dialect): str
     case 'addedby':
       return `CASE WHEN ab.by_pk IS NULL THEN ${r.numberOfText("'0'")} ELSE (SELECT ${r.text('ba.userid')} FROM accounts ba WHERE ba.pk = ab.by_pk) END`;
     case 'attachment':
-      return attachmentsExpression(r, d);
+      return guard('task_attachments', undefined, attachmentsExpression(r, d), r.emptyList);
     default:
       return `t.${field}`;
   }
@@ -281,7 +303,7 @@ export class SqlTasks implements TasksRepo {
   private readonly json: RecordSql;
   private readonly xml: RecordSql;
   /** pageWritten's statements by form, field list and filter (bounded like the prepared ones). */
-  private readonly written = new BoundedMap<string, string>(WRITTEN_STATEMENTS);
+  private readonly written = new BoundedMap<string, { readonly sql: string; readonly guards: number }>(WRITTEN_STATEMENTS);
 
   constructor(
     private readonly db: SqlDb,
@@ -310,8 +332,10 @@ export class SqlTasks implements TasksRepo {
 
   /**
    * What page(), pageWritten() and scan() share: the filter, the range read, and the total. With
-   * `sharing`, the rows come with their membership of a joint task; with `xml`, with their kept
-   * XML (`kx`).
+   * `metaFor`, the rows come with the app's meta (`m`); with `sharing`, with their membership of a
+   * joint task (`s`, docs/decisions/0015) and who reassigned them (`ab`), whose subqueries in
+   * publicExpression run only for the rows that are shared or reassigned; with `xml`, with their
+   * kept XML (`kx`).
    */
   private query(userPk: number, q: Omit<TaskQuery, 'withChildren'>, { sharing = false, xml = false } = {}) {
     // The WHERE clause is built from fixed fragments; every value is a bound parameter (the
@@ -325,9 +349,18 @@ export class SqlTasks implements TasksRepo {
     if (q.where !== undefined) where.push(filterSql(q.where, params, this.dialect));
     const source = rowSource(this.dialect, 'tasks', 'tasks_by_modified', q, where, params);
     const whereClause = source.where === null ? '' : `WHERE ${source.where}`;
-    const meta = q.metaFor !== undefined ? `LEFT JOIN task_meta m ON m.user_pk = t.user_pk AND m.task_id = t.id AND m.client_pk = ${p}` : '';
-    const kept = xml ? 'LEFT JOIN task_xml kx ON kx.user_pk = t.user_pk AND kx.task_id = t.id' : '';
-    const join = `${meta} ${sharing ? SHARING_JOIN : ''} ${kept}`;
+    const joins: string[] = [];
+    const joinParams: Array<string | number> = [];
+    const joinRow = (alias: string, table: string, columns: string, extra = '', extraParams: Array<string | number> = []): void => {
+      const j = taskRowJoin(this.dialect, alias, table, columns, extra);
+      joins.push(j.sql);
+      if (j.guarded) joinParams.push(userPk);
+      joinParams.push(...extraParams);
+    };
+    if (q.metaFor !== undefined) joinRow('m', 'task_meta', 'm.meta', ` AND m.client_pk = ${p}`, [q.metaFor]);
+    if (sharing) joinRow('s', 'task_shares', 's.share_pk'), joinRow('ab', 'task_added_by', 'ab.by_pk');
+    if (xml) joins.push('LEFT JOIN task_xml kx ON kx.user_pk = t.user_pk AND kx.task_id = t.id');
+    const join = joins.join(' ');
     const num = Math.max(0, q.num);
     // A condition's statements are as many as the searches that make them (SqlDb.allRawUnnamed).
     const all = (sql: string, ...p: Array<string | number>): Promise<unknown[][]> => (q.where === undefined ? this.db.allRaw(sql, ...p) : this.db.allRawUnnamed(sql, ...p));
@@ -339,8 +372,8 @@ export class SqlTasks implements TasksRepo {
       /** The rows' parameters, in the order of the tail's placeholders (the filter's inside FROM or after the joins). */
       params:
         source.where === null
-          ? [...params, ...(q.metaFor !== undefined ? [q.metaFor] : []), ...pageParams(num, q.start)]
-          : [...(q.metaFor !== undefined ? [q.metaFor] : []), ...params, ...pageParams(num, q.start)],
+          ? [...params, ...joinParams, ...pageParams(num, q.start)]
+          : [...joinParams, ...params, ...pageParams(num, q.start)],
       // A first page that holds every match needs no separate count (the common incremental sync);
       // without a filter the total is the account's kept count (count()), where counting the rows
       // of an account of 80,000 tasks took PostgreSQL 29 ms.
@@ -354,9 +387,11 @@ export class SqlTasks implements TasksRepo {
 
   async page(userPk: number, q: TaskQuery): Promise<TaskPage> {
     const query = this.query(userPk, q);
-    const children = q.withChildren ? CHILDREN : '0';
+    const g = guards(this.dialect);
+    const children = q.withChildren ? g.guard('tasks', 'g.parent <> 0', CHILDREN, '0') : '0';
     const meta = q.metaFor !== undefined ? 'm.meta' : 'NULL';
-    const rows = query.num === 0 ? [] : await query.all(`SELECT ${this.row.select}, ${children}, ${meta} ${query.from}`, ...query.params);
+    const sql = `SELECT ${this.row.select}, ${children}, ${meta} ${query.from}`;
+    const rows = query.num === 0 ? [] : await query.all(sql, ...Array.from({ length: g.count() }, () => userPk), ...query.params);
     const total = await query.total(rows.length);
     const w = this.row.width;
     const tasks = rows.map((r) => toListed(this.row.values(r), Number(r[w]), r[w + 1] as string | null));
@@ -395,16 +430,21 @@ export class SqlTasks implements TasksRepo {
     // field list and filter and kept: writing its 3 KB of text again for every call, and hashing
     // the new text to find the prepared statement, took about 5 % of an `after=` fetch's CPU.
     const key = q.where === undefined ? `${form}|${fields.join(',')}|${query.from}` : undefined;
-    let sql = key === undefined ? undefined : this.written.get(key);
-    if (sql === undefined) {
+    let statement = key === undefined ? undefined : this.written.get(key);
+    if (statement === undefined) {
       const r = form === 'json' ? this.json : this.xml;
-      sql = r.records(
-        fields.map((f) => [f, publicExpression(f, r, this.dialect), TEXT_FIELDS.has(f) ? 'text' : 'literal'] as const),
+      const g = guards(this.dialect);
+      const sql = r.records(
+        fields.map((f) => [f, publicExpression(f, r, this.dialect, g.guard), TEXT_FIELDS.has(f) ? 'text' : 'literal'] as const),
         query.from,
       );
-      if (key !== undefined) this.written.set(key, sql);
+      statement = { sql, guards: g.count() };
+      if (key !== undefined) this.written.set(key, statement);
     }
-    const rows = query.num === 0 ? [] : q.where === undefined ? await this.db.firstsVaried(sql, ...query.params) : (await this.db.allRawUnnamed(sql, ...query.params)).map((row) => row[0]);
+    // The select list's guards come first, each the account.
+    const params = [...Array.from({ length: statement.guards }, () => userPk), ...query.params];
+    const sql = statement.sql;
+    const rows = query.num === 0 ? [] : q.where === undefined ? await this.db.firstsVaried(sql, ...params) : (await this.db.allRawUnnamed(sql, ...params)).map((row) => row[0]);
     return { total: await query.total(rows.length), rows: rows as string[] };
   }
 

@@ -141,6 +141,7 @@ export const sqliteDialect: Dialect = {
   // instead of waiting for a lock (sqlite-store.ts).
   lockAccount: (columns) => `SELECT ${columns} FROM accounts WHERE pk = ?`,
   fence: '',
+  accountHasRows: null,
   writesInWith: false,
   opaqueParam: '+?',
   rangeRead: (table, index, filter) => ({ from: `${table} t INDEXED BY ${index}`, where: filter }),
