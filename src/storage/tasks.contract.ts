@@ -498,7 +498,7 @@ export function tasksContract(label: string, open: OpenStore): void {
 
       it('where folded: the text with ASCII capitals lowered, K (U+212A) as k and İ as i, holds the value; nothing else is folded', async () => {
         const c = await createAccount();
-        const titles = ['Call Mom', 'İstanbul', '\u212Aelvin', 'ÉCOLE', 'ıi', 'nothing', 'ISTANBUL'];
+        const titles = ['Call Mom', 'İstanbul', '\u212Aelvin', 'ÉCOLE', 'ıi', 'nothing', 'ISTANBUL', '100% A_B \\ K', '100x AxB'];
         await insert(c, ...titles.map((title, i) => fullTask(i + 1, { title })));
         const found = async (folded: string): Promise<number[]> => ids((await read().tasks.page(c, { ...ALL, where: { column: 'title', folded } })).tasks);
         assert.deepEqual(await found('call mom'), [1]);
@@ -508,7 +508,14 @@ export function tasksContract(label: string, open: OpenStore): void {
         assert.deepEqual(await found('école'), [], 'É is not folded');
         assert.deepEqual(await found('ii'), [], 'ı stays ı');
         assert.deepEqual(await found('CALL'), [], 'the value is compared as it is');
-        assert.deepEqual(await found(''), [1, 2, 3, 4, 5, 6, 7]);
+        assert.deepEqual(await found(''), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        // Characters that patterns give a meaning to are themselves.
+        assert.deepEqual(await found('0% a'), [8]);
+        assert.deepEqual(await found('a_b'), [8]);
+        assert.deepEqual(await found('\\ k'), [8]);
+        assert.deepEqual(await found('0%'), [8]);
+        assert.deepEqual(await found('%'), [8]);
+        assert.deepEqual(await found('_'), [8]);
       });
 
       it('scan: only the columns asked for, with the id, of the matching tasks of that account, by id, a part at a time', async () => {

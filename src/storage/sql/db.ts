@@ -274,12 +274,13 @@ export interface Dialect {
    */
   idOfText(text: string): string;
   /**
-   * Whether `text`, folded, holds the value of the one `?` parameter: folded is its ASCII capitals
-   * in lower case, and the two characters JavaScript lowers into ASCII letters (U+212A KELVIN SIGN
-   * to k, U+0130 İ to i, its dot dropped) as those letters; every other character as it is,
-   * whatever the database's locale (TaskFilter's `folded`). An empty value is in every text.
+   * Whether `text`, folded, holds `value` (in lower case), and the statement's values for the
+   * condition's placeholders, in order: folded is its ASCII capitals in lower case, and the two
+   * characters JavaScript lowers into ASCII letters (U+212A KELVIN SIGN to k, U+0130 İ to i, its dot
+   * dropped) as those letters; every other character as it is, whatever the database's locale
+   * (TaskFilter's `folded`). An empty value is in every text.
    */
-  foldedHolds(text: string): string;
+  foldedHolds(text: string, value: string): { readonly sql: string; readonly params: readonly string[] };
   /** Whether `e` is one of the ids of the one `?` parameter, written as digits joined by commas ('1,2,3'): one text for any number of ids. */
   inIdList(e: string): string;
   /**

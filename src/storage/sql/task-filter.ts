@@ -30,8 +30,9 @@ export function filterSql(f: TaskFilter, params: Array<string | number>, d: Dial
   }
   if ('empty' in f) return `${column(f.column)} ${f.empty ? '=' : '<>'} ''`;
   if ('folded' in f) {
-    params.push(f.folded);
-    return d.foldedHolds(column(f.column));
+    const holds = d.foldedHolds(column(f.column), f.folded);
+    params.push(...holds.params);
+    return holds.sql;
   }
   if (!OPERATORS.has(f.op)) throw new Error(`not a filter operator: ${String(f.op)}`);
   params.push(f.value);

@@ -159,7 +159,16 @@ export const sqliteDialect: Dialect = {
   inIdList: (e) => `${e} IN (SELECT value FROM json_each('[' || ? || ']'))`,
   inTextList: (e) => `${e} IN (SELECT value FROM json_each(?))`,
   // SQLite's lower() lowers ASCII only (without ICU, which Tickler's build does not load).
-  foldedHolds: (e) => `instr(replace(replace(lower(${e}), char(8490), 'k'), char(304), 'i'), ?) > 0`,
+  // LIKE folds ASCII alone, as lower() does here, without a copy of each text: a text holding
+  // neither K nor İ (nearly every one) is decided by it, and only the others are lowered and
+  // searched (a text-rule search's scan of 80,000 tasks: about a fifth less of SQLite's time).
+  // LIKE would also fold the value, which folded text never holds with ASCII capitals.
+  foldedHolds: (e, value) => {
+    const lowered = `instr(replace(replace(lower(${e}), char(8490), 'k'), char(304), 'i'), ?) > 0`;
+    if (/[A-Z]/.test(value)) return { sql: lowered, params: [value] };
+    const pattern = `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return { sql: `(${e} LIKE ? ESCAPE '\\' OR ((instr(${e}, char(8490)) > 0 OR instr(${e}, char(304)) > 0) AND ${lowered}))`, params: [pattern, value] };
+  },
   jsonNumberOfText: (e) => `CAST(${e} AS INTEGER)`,
   jsonText: (e) => e,
   xml: {
