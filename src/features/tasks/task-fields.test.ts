@@ -46,6 +46,17 @@ describe('parseFields', () => {
     });
   }
 
+  it('a list sent again is read once and answered alike, unchangeable; a list in error is refused every time', () => {
+    const first = parseFields('note,tag');
+    assert.equal(parseFields('note,tag'), first, 'the same reading');
+    assert.ok(Object.isFrozen(first));
+    assert.deepEqual([...parseFields('note, tag')], ['tag', 'note'], 'another text of the same list');
+    for (let i = 0; i < 2; i++) assert.throws(() => parseFields('tag,bogus'), (e: unknown) => e instanceof ApiError && e.code === 613);
+    // More lists than are kept: each still read right.
+    for (let i = 0; i < 200; i++) assert.deepEqual([...parseFields(`${' '.repeat(i)}tag`)], ['tag']);
+    assert.deepEqual([...parseFields('note,tag')], ['tag', 'note']);
+  });
+
   it('every name in OPTIONAL_FIELDS is accepted and asking for all gives OPTIONAL_FIELDS order', () => {
     for (const name of OPTIONAL_FIELDS) assert.deepEqual([...parseFields(name)], [name]);
     const shuffled = [...OPTIONAL_FIELDS].reverse().join(',');

@@ -1,4 +1,5 @@
 import { ApiError } from '../../errors.js';
+import { BoundedMap } from '../../lib/bounded-map.js';
 
 /** Returned for every task whatever `fields` says (spec 4.2); naming one in `fields` is error 613. */
 export const ALWAYS_FIELDS = ['id', 'title', 'modified', 'completed'] as const;
@@ -61,6 +62,20 @@ export type FieldSet = readonly OptionalField[];
  */
 export function parseFields(text: string | undefined): FieldSet {
   if (text === undefined) return [];
+  const known = parsed.get(text);
+  if (known) return known;
+  const set = Object.freeze(fieldsOf(text));
+  parsed.set(text, set);
+  return set;
+}
+
+/**
+ * Field lists as sent, read: a client sends the same list on every sync, and reading its 31
+ * names again took 3 % of an `after=` fetch's CPU. Only lists that read without error are kept.
+ */
+const parsed = new BoundedMap<string, FieldSet>(64);
+
+function fieldsOf(text: string): OptionalField[] {
   const asked = new Set<OptionalField>();
   for (const raw of text.split(',')) {
     const name = raw.trim().toLowerCase();
