@@ -19,7 +19,7 @@ import { census, type CensusRow } from './census.js';
 import { repeatBench } from './repeat.js';
 import { webTasksBench } from './web-tasks.js';
 import { goalRows } from './goals.js';
-import { ON_POSTGRES, SCENARIOS, TASKS_1000, withPostgres, type Scenario } from './scenarios.js';
+import { ON_POSTGRES, SCENARIOS, TASKS_1000, runOrder, withPostgres, type Scenario } from './scenarios.js';
 import { stopChild } from './child.js';
 import type { ServerReady } from './server.js';
 
@@ -108,8 +108,7 @@ async function main(): Promise<void> {
   const scenarios = PG_URL ? withPostgres(picked) : picked;
   if (!PG_URL) console.log('PostgreSQL scenarios skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to run them.');
   console.log(`Tickler benchmark: ${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s per scenario, Node ${process.version}`);
-  // A baseline serves what a Tickler scenario answered, so Tickler scenarios run first in each round.
-  const order = [...scenarios.filter((s) => s.server === 'tickler'), ...scenarios.filter((s) => s.server !== 'tickler')];
+  const order = runOrder(scenarios);
   const samples = new Map<string, Sample[]>(scenarios.map((s) => [s.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const s of order) samples.get(s.name)?.push(await measure(s));
