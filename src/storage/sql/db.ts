@@ -215,10 +215,10 @@ export interface Dialect {
   /**
    * A condition that the account bound to its one placeholder has a row in `table` (as `g`,
    * narrowed by `where`), which the statement decides once, for guarding the per-row lookups of
-   * what most accounts never use (subtasks, joint tasks, links, apps' meta): PostgreSQL spent 40 %
-   * of a page of all fields on those lookups, each row probing four indexes that were empty for
-   * its account. null where a lookup costs too little to guard (SQLite, inside the process, whose
-   * plans tasks-index.test holds).
+   * what most accounts never use (subtasks, joint tasks, links, apps' meta): PostgreSQL spent about
+   * half of a page of all fields on those lookups, each row probing five indexes that were empty
+   * for its account (decisions/0007). null where a lookup costs too little to guard (SQLite, inside
+   * the process, whose plans tasks-index.test holds).
    */
   readonly accountHasRows: ((table: string, where?: string) => string) | null;
   /**
