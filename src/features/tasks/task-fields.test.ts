@@ -52,8 +52,11 @@ describe('parseFields', () => {
     assert.ok(Object.isFrozen(first));
     assert.deepEqual([...parseFields('note, tag')], ['tag', 'note'], 'another text of the same list');
     for (let i = 0; i < 2; i++) assert.throws(() => parseFields('tag,bogus'), (e: unknown) => e instanceof ApiError && e.code === 613);
-    // More lists than are kept: each still read right.
+    // More lists than are kept, and texts too long to keep: each still read right.
     for (let i = 0; i < 200; i++) assert.deepEqual([...parseFields(`${' '.repeat(i)}tag`)], ['tag']);
+    const long = `tag${','.repeat(100_000)}`;
+    assert.deepEqual([...parseFields(long)], ['tag']);
+    assert.notEqual(parseFields(long), parseFields(long), 'a long text is read each time, not kept');
     assert.deepEqual([...parseFields('note,tag')], ['tag', 'note']);
   });
 

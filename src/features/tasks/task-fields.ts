@@ -65,15 +65,18 @@ export function parseFields(text: string | undefined): FieldSet {
   const known = parsed.get(text);
   if (known) return known;
   const set = Object.freeze(fieldsOf(text));
-  parsed.set(text, set);
+  if (text.length <= KEPT_TEXT) parsed.set(text, set);
   return set;
 }
 
 /**
  * Field lists as sent, read: a client sends the same list on every sync, and reading its 31
- * names again took 3 % of an `after=` fetch's CPU. Only lists that read without error are kept.
+ * names again took 3 % of an `after=` fetch's CPU. Only lists that read without error are kept,
+ * and only texts of a usual length (every name once, with spaces: under 300 characters), so that
+ * the cache holds a few kilobytes whatever clients send.
  */
 const parsed = new BoundedMap<string, FieldSet>(64);
+const KEPT_TEXT = 512;
 
 function fieldsOf(text: string): OptionalField[] {
   const asked = new Set<OptionalField>();

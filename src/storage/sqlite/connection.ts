@@ -159,15 +159,17 @@ export const sqliteDialect: Dialect = {
   inIdList: (e) => `${e} IN (SELECT value FROM json_each('[' || ? || ']'))`,
   inTextList: (e) => `${e} IN (SELECT value FROM json_each(?))`,
   // SQLite's lower() lowers ASCII only (without ICU, which Tickler's build does not load).
-  // LIKE folds ASCII alone, as lower() does here, without a copy of each text: a text holding
-  // neither K nor İ (nearly every one) is decided by it, and only the others are lowered and
-  // searched (a text-rule search's scan of 80,000 tasks: about a fifth less of SQLite's time).
-  // LIKE would also fold the value, which folded text never holds with ASCII capitals.
+  // LIKE folds ASCII alone, as lower() does here, without a copy of each text, but reads a text
+  // only up to a U+0000, which text stored before input was cleaned may hold. A text of ASCII
+  // without U+0000 (its length in characters, which stops at a U+0000, equals its bytes: the file is UTF-8) is
+  // decided by LIKE; any other is lowered and searched whole, as before (a text-rule search's scan
+  // of 80,000 titles: 19.4-20.3 -> 10.2-10.4 ms). LIKE would also fold the value, which folded text
+  // never holds with ASCII capitals.
   foldedHolds: (e, value) => {
     const lowered = `instr(replace(replace(lower(${e}), char(8490), 'k'), char(304), 'i'), ?) > 0`;
     if (/[A-Z]/.test(value)) return { sql: lowered, params: [value] };
     const pattern = `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return { sql: `(${e} LIKE ? ESCAPE '\\' OR ((instr(${e}, char(8490)) > 0 OR instr(${e}, char(304)) > 0) AND ${lowered}))`, params: [pattern, value] };
+    return { sql: `(${e} LIKE ? ESCAPE '\\' OR (length(${e}) <> length(CAST(${e} AS BLOB)) AND ${lowered}))`, params: [pattern, value] };
   },
   jsonNumberOfText: (e) => `CAST(${e} AS INTEGER)`,
   jsonText: (e) => e,

@@ -164,6 +164,23 @@ describe('sqlite store', () => {
     await assert.rejects(store.transaction(async () => 1), /closed/);
   });
 
+  it('a text rule finds text holding U+0000 (stored before input was cleaned), where LIKE stops reading', async () => {
+    const store = openStore();
+    await store.migrate();
+    const account = await store.transaction((tx) => tx.accounts.create(newAccount('nul', 0)));
+    await store.transaction((tx) => tx.tasks.insertMany(account.pk, [newTask(1), newTask(2, { title: 'Buy milk' }), newTask(3, { title: 'Buy bread' })]));
+    const raw = new Database(path);
+    try {
+      raw.prepare('UPDATE tasks SET title = ? WHERE id = 1').run('Buy\u0000 MILK');
+    } finally {
+      raw.close();
+    }
+    const found = async (folded: string): Promise<number[]> =>
+      (await store.read.tasks.page(account.pk, { start: 0, num: 10, withChildren: false, where: { column: 'title', folded } })).tasks.map((t) => t.id);
+    assert.deepEqual(await found('milk'), [1, 2]);
+    assert.deepEqual(await found('buy'), [1, 2, 3]);
+  });
+
   it('migration 12 gives text holding U+0000 (stored before input was cleaned) its XML: GLOB, replace() and format() stop there', async () => {
     const first = openStore();
     await first.migrate();
