@@ -35,7 +35,7 @@ function row(userPk: number, id: number, now: number): Array<string | number | n
 export async function rawAddServer(body: string, ready: (msg: ServerReady) => void): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'tickler-bench-raw-'));
   const postgres = process.env['BENCH_DB'] === 'postgres';
-  const schema = postgres ? await freshSchema(process.env['BENCH_DATABASE_URL'] as string) : undefined;
+  const schema = postgres ? await freshSchema(process.env['BENCH_DATABASE_URL'] as string, { durable: true }) : undefined;
   const url = schema?.url ?? `sqlite:${join(dir, 'raw.db')}`;
   // The schema and an owner for the rows, made by Tickler; the measured writes are the driver's.
   const store = await openStore(parseDatabaseUrl(url, 'DATABASE_URL', 2));

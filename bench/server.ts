@@ -55,10 +55,10 @@ export interface TicklerSetup {
   readonly probe: { readonly method: 'GET' | 'POST'; readonly url: string; readonly payload?: string };
 }
 
-/** SQLite in a temporary folder, or (BENCH_DB=postgres) a fresh schema of BENCH_DATABASE_URL. */
+/** SQLite in a temporary folder, or (BENCH_DB=postgres) a fresh schema of BENCH_DATABASE_URL, committing as durably as a server does. */
 async function benchDatabase(dir: string): Promise<TestDatabase> {
   if (process.env['BENCH_DB'] !== 'postgres') return { url: `sqlite:${join(dir, 'bench.db')}`, env: {}, drop: async () => undefined };
-  const db = await freshSchema(process.env['BENCH_DATABASE_URL'] as string);
+  const db = await freshSchema(process.env['BENCH_DATABASE_URL'] as string, { durable: true });
   return { ...db, env: {} };
 }
 

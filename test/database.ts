@@ -26,10 +26,15 @@ function adminPool(url: string): pg.Pool {
   return admin;
 }
 
-/** The URL of `base` with `schema` first on the search path of every connection. */
-function withSchema(base: string, schema: string): string {
+/**
+ * The URL of `base` with `schema` first on the search path of every connection. Tests commit
+ * without waiting for the disk (synchronous_commit=off: a test needs no crash durability, and the
+ * wait was most of a write test's time); `durable` keeps PostgreSQL's own setting, as a server's
+ * connections do (the benchmark, which compares commits with SQLite's synchronous=FULL).
+ */
+function withSchema(base: string, schema: string, durable: boolean): string {
   const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema} -c synchronous_commit=off`);
+  url.searchParams.set('options', `-c search_path=${schema}${durable ? '' : ' -c synchronous_commit=off'}`);
   return url.toString();
 }
 
@@ -175,12 +180,12 @@ async function dropSpares(pool: pg.Pool): Promise<void> {
  * A schema of the PostgreSQL database at `base` for one test: a spare one when there is one,
  * otherwise a new, empty one. `empty` insists on a new one (tests of the migrations themselves).
  */
-export async function freshSchema(base: string, options: { empty?: boolean } = {}): Promise<TestDatabase> {
+export async function freshSchema(base: string, options: { empty?: boolean; durable?: boolean } = {}): Promise<TestDatabase> {
   const spare = options.empty ? undefined : spareSchemas.pop();
   const schema = spare ?? `tk_${randomBytes(6).toString('hex')}`;
   if (!spare) await adminPool(base).query(`CREATE SCHEMA ${schema}`);
   return {
-    url: withSchema(base, schema),
+    url: withSchema(base, schema, options.durable ?? false),
     // Small pools: a test process may hold several contexts at once.
     env: { DATABASE_POOL_SIZE: '3' },
     drop: () => release(base, schema),
