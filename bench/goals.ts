@@ -3,7 +3,7 @@
  * one run beside its baseline of the same run, on SQLite and, when it ran, on PostgreSQL.
  */
 import type { CensusRow } from './census.js';
-import { ACCOUNT_BARE, ACCOUNT_GET, ADD_50, ADD_RAW, AFTER_BIG, AFTER_SMALL, NOTES_ADD_50, ON_POSTGRES, PAGE_BIG, SCENARIOS, SEARCH_CODE, SEARCH_DB, TASKS_1000, TASKS_1000_XML } from './scenarios.js';
+import { ACCOUNT_BARE, ACCOUNT_GET, ADD_50, ADD_RAW, AFTER_BIG, AFTER_SMALL, NOTES_1000, NOTES_ADD_50, ON_POSTGRES, PAGE_BIG, SCENARIOS, SEARCH_CODE, SEARCH_DB, TASKS_1000, TASKS_1000_XML } from './scenarios.js';
 
 export interface Median {
   readonly rps: number;
@@ -33,19 +33,26 @@ export function stringifyMicros(body: string): number {
   return runs.sort((a, b) => a - b)[2] as number;
 }
 
-export function goalRows(med: (name: string) => Median | undefined, tasksBody: string | undefined, counts: readonly CensusRow[] = []): GoalRow[] {
+/** `bodyOf(name)`: the answer of a Tickler scenario (its probe's), for the JSON.stringify baselines. */
+export function goalRows(med: (name: string) => Median | undefined, bodyOf: (name: string) => string | undefined, counts: readonly CensusRow[] = []): GoalRow[] {
   const rows: GoalRow[] = [];
   const row = (figure: string, database: string, value: number | undefined, goal: string, met: (v: number) => boolean, digits = 2): void => {
     if (value === undefined || !Number.isFinite(value)) return;
     rows.push({ figure, database, value: value.toFixed(digits), goal, met: met(value) });
   };
+  const tasksBody = bodyOf(TASKS_1000);
   const stringify = tasksBody ? stringifyMicros(tasksBody) : undefined;
+  // Notes are held to the tasks' standard (issue 15: what later issues add is measured alike).
+  const notesBody = bodyOf(NOTES_1000);
+  const stringifyNotes = notesBody ? stringifyMicros(notesBody) : undefined;
   for (const [database, suffix] of [['SQLite', ''], ['PostgreSQL', ON_POSTGRES]] as const) {
     const at = (name: string): Median | undefined => med(`${name}${suffix}`);
     const json = at(TASKS_1000);
     const xml = at(TASKS_1000_XML);
     if (json && stringify) row('tasks/get, 1000 tasks, all fields: server CPU ÷ JSON.stringify of the same body', database, json.cpu / stringify, '≤ 2.5', (v) => v <= 2.5);
     if (json && xml) row('the same answer in XML ÷ in JSON (server CPU)', database, xml.cpu / json.cpu, '≤ 1.3', (v) => v <= 1.3);
+    const notesPage = at(NOTES_1000);
+    if (notesPage && stringifyNotes) row('notes/get, 1000 notes: server CPU ÷ JSON.stringify of the same body', database, notesPage.cpu / stringifyNotes, '≤ 2.5', (v) => v <= 2.5);
     const add = at(ADD_50);
     const raw = at(ADD_RAW);
     if (add && raw) row('tasks/add, 50 per call ÷ the driver writing the same 50 rows, as durable (calls/s)', database, add.rps / raw.rps, '≥ 0.6', (v) => v >= 0.6);

@@ -19,7 +19,7 @@ import { census, type CensusRow } from './census.js';
 import { repeatBench } from './repeat.js';
 import { webTasksBench } from './web-tasks.js';
 import { goalRows } from './goals.js';
-import { ON_POSTGRES, SCENARIOS, TASKS_1000, runOrder, withPostgres, type Scenario } from './scenarios.js';
+import { ON_POSTGRES, SCENARIOS, runOrder, withPostgres, type Scenario } from './scenarios.js';
 import { stopChild } from './child.js';
 import type { ServerReady } from './server.js';
 
@@ -165,7 +165,7 @@ async function main(): Promise<void> {
       console.log(`| ${call} | ${of('SQLite')} | ${of('PostgreSQL')} |`);
     }
   }
-  const goals = goalRows((name) => (samples.has(name) ? med(name) : undefined), bodies.get(TASKS_1000), counts);
+  const goals = goalRows((name) => (samples.has(name) ? med(name) : undefined), (name) => bodies.get(name), counts);
   if (goals.length > 0) {
     console.log('\n### Goals (docs/decisions/0007-http-performance.md)\n');
     console.log('| figure | database | value | goal | met |');

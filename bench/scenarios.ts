@@ -24,7 +24,7 @@ export const AFTER_BIG = 'after= fetch of 10 changed, account of 80,000';
 export const AFTER_SMALL = 'after= fetch of 10 changed, account of 100';
 export const ADD_50 = 'tasks/add, batches of 50';
 export const ADD_RAW = 'the same 50 rows by the driver alone, one transaction, as durable (floor)';
-const NOTES_1000 = 'notes/get, 1000 notes';
+export const NOTES_1000 = 'notes/get, 1000 notes';
 export const NOTES_ADD_50 = 'notes/add, batches of 50';
 
 const accountGet = { method: 'GET', path: '/3/account/get.php' } as const;

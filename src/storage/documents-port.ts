@@ -116,6 +116,23 @@ export interface DocumentPage<K extends DocumentKind> {
   readonly items: Array<DocumentTypes[K]>;
 }
 
+/**
+ * The kinds whose public JSON record the database writes (DocumentsRepo.pageWritten): records of
+ * their own columns alone, whose get is the largest answer a client asks for.
+ */
+export type WrittenKind = 'note';
+const WRITTEN_KINDS: ReadonlySet<DocumentKind> = new Set<WrittenKind>(['note']);
+export function isWrittenKind(kind: DocumentKind): kind is WrittenKind {
+  return WRITTEN_KINDS.has(kind);
+}
+
+export interface DocumentWrittenPage {
+  /** Records matching the filters, before start/num. */
+  readonly total: number;
+  /** Each record's public JSON object, as the presenter writes it (documentRecord, JSON.stringify). */
+  readonly rows: readonly string[];
+}
+
 export interface DocumentTombstone {
   readonly id: DocumentId;
   /** Rows: the list the row belonged to; '' for the other kinds. */
@@ -126,6 +143,8 @@ export interface DocumentTombstone {
 export interface DocumentsRepo {
   /** Records ordered by id (stable paging), with the total before paging. */
   page<K extends DocumentKind>(userPk: number, kind: K, query: DocumentQuery): Promise<DocumentPage<K>>;
+  /** page() with each record written by the database as its public JSON (get in JSON, docs/decisions/0007). */
+  pageWritten(userPk: number, kind: WrittenKind, query: DocumentQuery): Promise<DocumentWrittenPage>;
   get<K extends DocumentKind>(userPk: number, kind: K, id: DocumentId): Promise<DocumentTypes[K] | null>;
   /** get() of many ids in one read: String(id) → record; ids with no record are absent. */
   getMany<K extends DocumentKind>(userPk: number, kind: K, ids: readonly DocumentId[]): Promise<Map<string, DocumentTypes[K]>>;

@@ -1,5 +1,6 @@
 import type { ItemError } from '../../errors.js';
-import { errorNode, type ApiBody, type PublicRecord, type PublicValue } from '../../http/reply.js';
+import { joinedBytes } from '../../http/joined-bytes.js';
+import { errorNode, type ApiBody, type PublicRecord, type PublicValue, type TextBody } from '../../http/reply.js';
 import type { XmlNode } from '../../http/xml.js';
 import type { DocumentTombstone, List, ListRow, Note, Outline, OutlineNode } from '../../storage/store.js';
 import type { AnyDocument, DocumentSpec } from './document-kinds.js';
@@ -79,6 +80,21 @@ export function pageBody(spec: DocumentSpec, records: readonly PublicRecord[], t
     return { json: [summary, ...records], xml: () => ({ name: spec.plural, attrs: Object.entries(summary), children: itemsXml(spec, records) }) };
   }
   return { json: records.length === 0 ? null : records, xml: () => ({ name: spec.plural, children: itemsXml(spec, records) }) };
+}
+
+/**
+ * get in JSON from records the database wrote (listDocumentsWritten): pageBody's JSON, only
+ * joined, as bytes (joinedBytes). Never asked for XML: that form is built by pageBody.
+ */
+export function writtenPageBody(spec: DocumentSpec, rows: readonly string[], total: number): TextBody {
+  const json = (): string | Buffer => {
+    if (spec.pageSummary) return joinedBytes('[', [JSON.stringify({ num: rows.length, total }), ...rows], ',', ']');
+    return rows.length === 0 ? 'null' : joinedBytes('[', rows, ',', ']');
+  };
+  const xml = (): never => {
+    throw new Error('writtenPageBody holds JSON records');
+  };
+  return { text: { json, xml } };
 }
 
 /** add and edit: results in submission order, inline errors among them. */

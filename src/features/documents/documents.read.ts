@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
-import type { DocumentId, DocumentTombstone } from '../../storage/store.js';
+import type { DocumentId, DocumentQuery, DocumentTombstone, DocumentWrittenPage, WrittenKind } from '../../storage/store.js';
 import { classifyDocumentId } from './document-fields.js';
 import type { AnyDocument, DocumentSpec } from './document-kinds.js';
 
@@ -36,25 +36,39 @@ export async function listOfRows(deps: Deps, auth: AuthContext, raw: string | un
   return id as string;
 }
 
-export async function listDocuments(deps: Deps, auth: AuthContext, input: DocumentListInput): Promise<DocumentListing> {
+/** The page a get asks for, or null when its id names no record any kind can have. */
+async function queryOf(deps: Deps, auth: AuthContext, input: DocumentListInput): Promise<DocumentQuery | null> {
   const { spec } = input;
   const list = spec.inList ? await listOfRows(deps, auth, input.list) : undefined;
   let id: DocumentId | undefined;
   if (input.id !== undefined) {
     const classified = classifyDocumentId(input.id, spec.idForm);
     // An id no record can have matches nothing, like an unknown id (as tasks/get does).
-    if (classified === 'none' || classified === 'invalid') return { total: 0, items: [] };
+    if (classified === 'none' || classified === 'invalid') return null;
     id = classified;
   }
-  const page = await deps.store.read.documents.page(auth.userPk, spec.kind, {
+  return {
     id,
     after: input.after,
     before: input.before,
     list,
     start: Math.max(0, input.start),
     num: Math.min(MAX_PAGE, Math.max(0, input.num)),
-  });
+  };
+}
+
+export async function listDocuments(deps: Deps, auth: AuthContext, input: DocumentListInput): Promise<DocumentListing> {
+  const query = await queryOf(deps, auth, input);
+  if (!query) return { total: 0, items: [] };
+  const page = await deps.store.read.documents.page(auth.userPk, input.spec.kind, query);
   return { total: page.total, items: page.items };
+}
+
+/** listDocuments() of a kind whose records the database writes, each as its public JSON. */
+export async function listDocumentsWritten(deps: Deps, auth: AuthContext, input: DocumentListInput & { readonly kind: WrittenKind }): Promise<DocumentWrittenPage> {
+  const query = await queryOf(deps, auth, input);
+  if (!query) return { total: 0, rows: [] };
+  return deps.store.read.documents.pageWritten(auth.userPk, input.kind, query);
 }
 
 /**

@@ -3,10 +3,12 @@ import type { Deps } from '../../deps.js';
 import { apiRoute } from '../../http/api-route.js';
 import { batchParam, numberParam } from '../../http/batch-params.js';
 import type { Params } from '../../http/params.js';
+import { formatOf } from '../../http/reply.js';
 import type { RequiredScope } from '../../oauth/scopes.js';
+import { isWrittenKind } from '../../storage/documents-port.js';
 import { DOCUMENT_KINDS, type DocumentSpec } from './document-kinds.js';
-import { deleteBody, documentRecord, pageBody, resultsBody, tombstonesBody } from './documents.presenter.js';
-import { deletedDocuments, listDocuments, MAX_PAGE } from './documents.read.js';
+import { deleteBody, documentRecord, pageBody, resultsBody, tombstonesBody, writtenPageBody } from './documents.presenter.js';
+import { deletedDocuments, listDocuments, listDocumentsWritten, MAX_PAGE } from './documents.read.js';
 import { addDocuments, deleteDocuments, editDocuments } from './documents.write.js';
 
 /** /3/{notes,outlines,lists,rows}/{get,add,edit,delete,deleted}.php, registered from the kinds' descriptions. */
@@ -22,8 +24,8 @@ function kindRoutes(app: FastifyInstance, deps: Deps, spec: DocumentSpec): void 
     path: `${base}/get.php`,
     scope: read,
     malformedCode,
-    handler: async ({ params: p, auth }) => {
-      const page = await listDocuments(deps, auth, {
+    handler: async ({ params: p, auth, request }) => {
+      const input = {
         spec,
         id: p.text('id'),
         // modafter/modbefore: names some clients use for after/before.
@@ -32,7 +34,13 @@ function kindRoutes(app: FastifyInstance, deps: Deps, spec: DocumentSpec): void 
         start: num(p, 'start') ?? 0,
         num: num(p, 'num') ?? MAX_PAGE,
         list: p.text('list'),
-      });
+      };
+      // Where the database writes the kind's records, it writes the JSON answer (docs/decisions/0007).
+      if (isWrittenKind(spec.kind) && formatOf(request) === 'json') {
+        const written = await listDocumentsWritten(deps, auth, { ...input, kind: spec.kind });
+        return writtenPageBody(spec, written.rows, written.total);
+      }
+      const page = await listDocuments(deps, auth, input);
       return pageBody(spec, page.items.map((d) => documentRecord(spec, d)), page.total);
     },
   });
