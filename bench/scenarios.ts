@@ -1,4 +1,4 @@
-import { NEW_STAMP, OLD_STAMP } from './seed.js';
+import { BENCH_LIST_ID, NEW_STAMP, OLD_STAMP } from './seed.js';
 import type { TicklerSetup } from './server.js';
 
 export interface Scenario {
@@ -26,6 +26,8 @@ export const ADD_50 = 'tasks/add, batches of 50';
 export const ADD_RAW = 'the same 50 rows by the driver alone, one transaction, as durable (floor)';
 export const NOTES_1000 = 'notes/get, 1000 notes';
 export const NOTES_ADD_50 = 'notes/add, batches of 50';
+export const ROWS_1000 = 'rows/get, 1000 rows of a list';
+export const OUTLINES_200 = 'outlines/get, 200 outlines of 20 nodes';
 
 const accountGet = { method: 'GET', path: '/3/account/get.php' } as const;
 const accountProbe: TicklerSetup = { probe: { method: 'GET', url: '/3/account/get.php' } };
@@ -47,6 +49,8 @@ export const SEARCH_CODE = 'search= with a text rule (decided in code), account 
 export const PAGE_BIG = 'tasks/get of 1000 tasks (no search), account of 80,000';
 const searchSetup = (url: string): TicklerSetup => ({ tasks: 80_000, searches: SEARCHES, probe: { method: 'GET', url } });
 const notesGet = { method: 'GET', path: '/3/notes/get.php?num=1000' } as const;
+const rowsGet = { method: 'GET', path: `/3/rows/get.php?list=${BENCH_LIST_ID}&num=1000` } as const;
+const outlinesGet = { method: 'GET', path: '/3/outlines/get.php' } as const;
 const noteBatch = `notes=${encodeURIComponent(JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ title: `Batch note ${i}`, text: 'A note of a realistic length,\nwith a line or two, and a list:\n- one\n- two' }))))}`;
 const notesAdd = { method: 'POST', path: '/3/notes/add.php', body: noteBatch } as const;
 
@@ -101,6 +105,12 @@ export const SCENARIOS: readonly Scenario[] = [
 
   { group: 'notes/get', name: 'bare node:http, same 1000 notes (baseline)', server: 'bare', request: notesGet, bodyOf: NOTES_1000 },
   { group: 'notes/get', name: NOTES_1000, server: 'tickler', setup: { notes: 1000, probe: { method: 'GET', url: notesGet.path } }, request: notesGet },
+
+  { group: 'rows/get', name: 'bare node:http, same 1000 rows (baseline)', server: 'bare', request: rowsGet, bodyOf: ROWS_1000 },
+  { group: 'rows/get', name: ROWS_1000, server: 'tickler', setup: { rows: 1000, probe: { method: 'GET', url: rowsGet.path } }, request: rowsGet },
+
+  { group: 'outlines/get', name: 'bare node:http, same 200 outlines (baseline)', server: 'bare', request: outlinesGet, bodyOf: OUTLINES_200 },
+  { group: 'outlines/get', name: OUTLINES_200, server: 'tickler', setup: { outlines: { total: 200, nodes: 20 }, probe: { method: 'GET', url: outlinesGet.path } }, request: outlinesGet },
 
   { group: 'notes/add', name: 'bare node:http, same answer (baseline)', server: 'bare', request: notesAdd, bodyOf: NOTES_ADD_50 },
   // Spread over 8 accounts, as tasks/add is: no account reaches MAX_NOTES during a run.

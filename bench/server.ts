@@ -24,7 +24,7 @@ import { openStore } from '../src/storage/open.js';
 import { freshSchema, type TestDatabase } from '../test/database.js';
 import { counted, countStatements } from './counters.js';
 import { rawAddServer } from './raw-add.js';
-import { seedNotes, seedTasks } from './seed.js';
+import { seedList, seedNotes, seedOutlines, seedTasks } from './seed.js';
 
 export interface ServerReady {
   readonly port: number;
@@ -49,6 +49,10 @@ export interface TicklerSetup {
   readonly changed?: number;
   /** Notes seeded into each account. */
   readonly notes?: number;
+  /** Rows of one list (bench/seed.ts, seedList) seeded into each account. */
+  readonly rows?: number;
+  /** Outlines seeded into each account, and the nodes of each. */
+  readonly outlines?: { readonly total: number; readonly nodes: number };
   /** Saved searches made in each account, in order (a fresh database numbers them 1, 2, …). */
   readonly searches?: ReadonlyArray<{ readonly bool: 'All' | 'Any'; readonly search: unknown }>;
   /** A request whose answer becomes the baseline's body. */
@@ -93,10 +97,12 @@ async function tickler(setup: TicklerSetup): Promise<void> {
     const account = await createUser(deps, { email: `bench${i}@example.org`, password: 'benchmark password', alias: 'Bench' });
     await seedTasks(store, account.pk, setup.tasks ?? 0, setup.changed ?? 0);
     await seedNotes(store, account.pk, setup.notes ?? 0);
+    await seedList(store, account.pk, setup.rows ?? 0);
+    await seedOutlines(store, account.pk, setup.outlines?.total ?? 0, setup.outlines?.nodes ?? 0);
     for (const [n, s] of (setup.searches ?? []).entries()) {
       await store.transaction((tx) => tx.sharing.addSearch(account.pk, { name: `Search ${n + 1}`, bool: s.bool, rules: JSON.stringify(s.search), modified: 1 }));
     }
-    const scope = 'basic tasks notes outlines write';
+    const scope = 'basic tasks notes outlines lists write';
     const request = { client, state: 's', scope, scopeWords: scope.split(' '), codeChallenge: null, redirectUri: null };
     const location = await deps.store.transaction((tx) => createCode(deps, tx, request, account.pk));
     const code = new URL(location).searchParams.get('code') ?? '';

@@ -36,6 +36,7 @@ const SECOND_PASS = [
   'src/features/documents/attachments.test.js',
   'src/features/documents/documents.batch.test.js',
   'src/features/documents/documents.scopes.test.js',
+  'src/features/documents/documents.written.test.js',
   'src/features/documents/lists.test.js',
   'src/features/documents/notes.test.js',
   'src/features/documents/outlines.test.js',

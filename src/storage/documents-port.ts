@@ -118,10 +118,11 @@ export interface DocumentPage<K extends DocumentKind> {
 
 /**
  * The kinds whose public JSON record the database writes (DocumentsRepo.pageWritten): records of
- * their own columns alone, whose get is the largest answer a client asks for.
+ * their own columns, a JSON column (a row's cells, an outline's nodes) written as it is stored.
+ * A list's columns are stored in another order than its record lists them, and its get is small.
  */
-export type WrittenKind = 'note';
-const WRITTEN_KINDS: ReadonlySet<DocumentKind> = new Set<WrittenKind>(['note']);
+export type WrittenKind = 'note' | 'row' | 'outline';
+const WRITTEN_KINDS: ReadonlySet<DocumentKind> = new Set<WrittenKind>(['note', 'row', 'outline']);
 export function isWrittenKind(kind: DocumentKind): kind is WrittenKind {
   return WRITTEN_KINDS.has(kind);
 }

@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
 import { api, createOrganizer, settledStamps, tasksCall, testContext } from '../../../test/harness.js';
-import type { Note } from '../../storage/store.js';
 import { call } from '../organizers/organizers.test-kit.js';
-import { DOCUMENT_KINDS } from './document-kinds.js';
-import { documentRecord, pageBody } from './documents.presenter.js';
 import { added, batch, inlineError, json, newUser, one, parseXml, read, setup, storedStamps, type Json } from './documents.test-kit.js';
 
 describe('notes: add, get, edit, delete, deleted', () => {
@@ -227,51 +223,5 @@ describe('notes errors 701–707 and 711', () => {
     // Deleted notes free their place.
     await batch(ctx, user, 'notes', 'delete', [out[0]?.['id']]);
     await added(ctx, user, 'notes', [{ title: '5' }]);
-  });
-
-  // notes/get in JSON is written by the database (DocumentsRepo.pageWritten), every other answer
-  // by the presenter: the two must agree byte for byte, whatever text a note holds.
-  const NOTES_SPEC = DOCUMENT_KINDS.find((k) => k.kind === 'note');
-  const presented = async (ctx: typeof env.ctx, user: typeof env.user, q: { after?: number; start?: number; num?: number } = {}): Promise<string> => {
-    if (!NOTES_SPEC) throw new Error('no notes kind');
-    const page = await ctx.deps.store.read.documents.page(user.account.pk, 'note', { start: q.start ?? 0, num: q.num ?? 1000, after: q.after });
-    const body = pageBody(NOTES_SPEC, page.items.map((n) => documentRecord(NOTES_SPEC, n)), page.total);
-    return JSON.stringify('json' in body ? body.json : null);
-  };
-  const store = (ctx: typeof env.ctx, user: typeof env.user, notes: readonly Note[]) => ctx.deps.store.transaction((tx) => tx.documents.insertMany(user.account.pk, 'note', notes));
-  const note = (id: number, fields: Partial<Note> = {}): Note => ({ id, title: `Note ${id}`, text: '', folder: 0, private: 0, added: 1_700_000_000, modified: 1_700_000_000 + id, ...fields });
-
-  it('get in JSON is, byte for byte, what the presenter writes: hostile text, every page shape', async () => {
-    const { ctx } = env;
-    const user = await newUser(ctx);
-    await store(ctx, user, [
-      note(1),
-      note(2, { title: 'Quotes " and \\ backslash, <xml> & ampersand', text: 'line 1\nline 2\r\n\ttab \u0001 control \u001f and \u007f, e\u0301, 🎉', folder: 3, private: 1 }),
-      note(3, { title: '', text: '\b\u000b\u000c\u000e\u0010\u001f\uFFFF \u2028 \u2029 \uFEFF' }),
-      note(4, { title: 'ünï, 😀, 日本', text: 'a\r\nb\u0008c &amp; <![CDATA[ ]]> \uD83D\uDE00 \uFDD0 \u{1FFFE} </script>' }),
-      note(5, { text: 'x'.repeat(40_000), folder: 2_147_483_647, added: 0, modified: 9_999_999_999 }),
-    ]);
-    const get = async (form: Record<string, string>) => (await read(ctx, user, 'notes', 'get', form)).body;
-    assert.equal(await get({}), await presented(ctx, user));
-    assert.equal(await get({ start: '1', num: '2' }), await presented(ctx, user, { start: 1, num: 2 }));
-    assert.equal(await get({ after: String(1_700_000_003) }), await presented(ctx, user, { after: 1_700_000_003 }));
-    assert.equal(await get({ num: '0' }), await presented(ctx, user, { num: 0 }));
-    assert.equal(await get({ id: '4' }), JSON.stringify([{ num: 1, total: 1 }, JSON.parse(await presented(ctx, user))[4]]));
-    // XML is still the presenter's, from the same records.
-    assert.match(await get({ f: 'xml' }), /^<\?xml[^>]*>\s*<notes num="5" total="5">/);
-  });
-
-  it('get in JSON equals the presenter for any text a note can hold (property)', async () => {
-    const { ctx } = env;
-    const user = await newUser(ctx);
-    const text = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\n', '\r', '\t', '\u0000', '\u0001', '\u001f', '\u007f', '\u2028', '\uD800', '\uDFFF', '😀', 'é'), fc.string({ unit: 'binary', maxLength: 3 })), maxLength: 30 });
-    let id = 100;
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ title: text, text }), { minLength: 1, maxLength: 4 }), async (fields) => {
-        await store(ctx, user, fields.map((f) => note(++id, f)));
-        assert.equal((await read(ctx, user, 'notes', 'get', { after: String(1_700_000_000 + id - fields.length) })).body, await presented(ctx, user, { after: 1_700_000_000 + id - fields.length }));
-      }),
-      { numRuns: 40 },
-    );
   });
 });

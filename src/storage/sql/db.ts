@@ -158,9 +158,10 @@ export interface WideRow {
 
 /**
  * What a column of jsonRecords or XmlSql.records gives: text (written as a JSON string, or as XML
- * character data), or a literal (a number, or JSON or XML the expression wrote).
+ * character data), or a literal (a number, or JSON or XML the expression wrote); for jsonRecords
+ * only, also a text column that holds JSON, written as it is stored (a row's cells).
  */
-export type JsonKind = 'text' | 'literal';
+export type JsonKind = 'text' | 'literal' | 'json';
 
 /**
  * How a database writes tasks/get's XML (Dialect.xml), which must equal what the presenter's

@@ -13,6 +13,7 @@ import type {
   Outline,
   WrittenKind,
 } from '../store.js';
+import { BoundedMap } from '../../lib/bounded-map.js';
 import { storableText } from '../../lib/text.js';
 import { idList, inParts, pageClause, pageParams, rowSource, textList, updateFromValues, type Dialect, type JsonKind, type SqlDb, type SqlParam } from './db.js';
 
@@ -118,8 +119,11 @@ const TABLES: { readonly [K in DocumentKind]: Table<K> } = { note: NOTES, outlin
 
 /**
  * The public JSON record of each WrittenKind as the database writes it (Dialect.jsonRecords): the
- * presenter's keys in its order (documents.presenter.ts), each from its column. A test holds the
- * two equal, byte for byte, on every database (notes.test.ts).
+ * presenter's keys in its order (documents.presenter.ts), each from its column. A JSON column is
+ * written as it is stored: toValues stores JSON.stringify of the value the presenter would write,
+ * whose own keys the code that builds it orders (a row's cells by column, an outline's nodes as
+ * outline-nodes.ts makes them). A test holds the two equal, byte for byte, on every database
+ * (documents.written.test.ts).
  */
 const WRITTEN: { readonly [K in WrittenKind]: ReadonlyArray<readonly [string, string, JsonKind]> } = {
   note: [
@@ -130,6 +134,24 @@ const WRITTEN: { readonly [K in WrittenKind]: ReadonlyArray<readonly [string, st
     ['folder', 't.folder', 'literal'],
     ['private', 't.private', 'literal'],
     ['text', 't.text', 'text'],
+  ],
+  outline: [
+    ['id', 't.id', 'text'],
+    ['title', 't.title', 'text'],
+    ['keywords', 't.keywords', 'text'],
+    ['note', 't.note', 'text'],
+    ['added', 't.added', 'literal'],
+    ['modified', 't.modified', 'literal'],
+    ['hidden', 't.hidden', 'literal'],
+    ['version', 't.version', 'literal'],
+    ['nodes', 't.nodes', 'json'],
+  ],
+  row: [
+    ['id', 't.id', 'text'],
+    ['added', 't.added', 'literal'],
+    ['modified', 't.modified', 'literal'],
+    ['version', 't.version', 'literal'],
+    ['cells', 't.cells', 'json'],
   ],
 };
 
@@ -187,6 +209,9 @@ const TOMBSTONES = new Map<number, string>(
 );
 
 export class SqlDocuments implements DocumentsRepo {
+  /** pageWritten's statements by kind and page shape (a few of each: with an id, a range, an offset). */
+  private readonly written = new BoundedMap<string, string>(32);
+
   constructor(
     private readonly db: SqlDb,
     private readonly dialect: Dialect,
@@ -203,7 +228,12 @@ export class SqlDocuments implements DocumentsRepo {
     const range = this.range(userPk, tableOf(kind), q);
     // The database writes each record's JSON: JSON.stringify of the records read as objects took
     // a third of a notes/get of 1000 notes, and reading them as objects another quarter.
-    const rows = range.num === 0 ? [] : await this.db.firstsVaried(this.dialect.jsonRecords(WRITTEN[kind], range.tail), ...range.params);
+    const key = `${kind}|${range.tail}`;
+    let sql = this.written.get(key);
+    if (sql === undefined) {
+      this.written.set(key, (sql = this.dialect.jsonRecords(WRITTEN[kind], range.tail)));
+    }
+    const rows = range.num === 0 ? [] : await this.db.firstsVaried(sql, ...range.params);
     return { total: await range.total(rows.length), rows: rows as string[] };
   }
 
