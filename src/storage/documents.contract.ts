@@ -140,6 +140,26 @@ export function documentsContract(label: string, open: OpenStore): void {
       cleanup = undefined;
     });
 
+    /**
+     * count() and each list's `rows` are kept by every insert and delete (migration 14): they must
+     * equal the records there are (page()'s total of no rows counts them) for every kind, in every
+     * list (`lists` names lists that may be gone), in each account given.
+     */
+    async function countsKept(pks: readonly number[], lists: readonly string[] = []): Promise<void> {
+      for (const pk of pks) {
+        for (const kind of ['note', 'outline', 'list'] as const) {
+          assert.equal(await read().documents.count(pk, kind), (await read().documents.page(pk, kind, { start: 0, num: 0 })).total, `${kind}s of account ${pk}`);
+        }
+        const held = (await read().documents.page(pk, 'list', { start: 0, num: 1000 })).items;
+        for (const id of new Set([...held.map((l) => l.id), ...lists])) {
+          const there = (await read().documents.page(pk, 'row', { list: id, start: 0, num: 0 })).total;
+          assert.equal(await read().documents.count(pk, 'row', id), there, `rows of list ${id}, account ${pk}`);
+          const l = held.find((x) => x.id === id);
+          if (l) assert.equal(l.rows, there, `list ${id}'s rows`);
+        }
+      }
+    }
+
     it('each kind round-trips every field exactly (trees, columns, cells as values); get of an unknown id or another account is null', async () => {
       const l = list(hex(1));
       await tx(async (r) => {
@@ -178,6 +198,7 @@ export function documentsContract(label: string, open: OpenStore): void {
       // A duplicate id fails the insert, and its transaction leaves nothing of the block behind.
       await assert.rejects(tx((r) => r.documents.insertMany(a, 'note', [note(200), note(201), note(5)])));
       assert.equal(await read().documents.get(a, 'note', 200), null);
+      await countsKept([a, b], [l.id]);
     });
 
     it('note ids come from the account counter, per account', async () => {
@@ -248,6 +269,7 @@ export function documentsContract(label: string, open: OpenStore): void {
       assert.deepEqual((await read().documents.deletedAfter(a, 'row', 0)).map((t) => t.id), [hex(2)]);
       assert.deepEqual(await read().documents.deletedAfter(a, 'list', 0), [{ id: hex(1), list: '', stamp: 800 }]);
       assert.deepEqual(await read().documents.deletedAfter(b, 'note', 0), []);
+      await countsKept([a, b], [hex(1)]);
     });
 
     it('touchList moves a list\'s modified only; clearFolder files a folder\'s notes under none at a stamp', async () => {
@@ -427,6 +449,7 @@ export function documentsContract(label: string, open: OpenStore): void {
         }
         assert.deepEqual(await tx((r) => r.documents.removeMany(a, kind, [], 600)), new Set());
         assert.deepEqual(await read().documents.deletedAfter(a, kind, 500), []);
+        await countsKept([a, b, c], [L1, L2]);
       }
 
       async function linkedOfMixed(kind: AttachmentKind): Promise<void> {
@@ -518,4 +541,39 @@ export function documentsContract(label: string, open: OpenStore): void {
       });
     });
   });
+}
+
+/**
+ * Migration 14 counts what an account already holds: `store` is migrated, and `rewind` runs SQL
+ * on its database (each adapter's test passes its own), with which the step is undone as a file
+ * or schema of an older version would be, then applied again by a second migrate().
+ */
+export async function keptCountsBackfilled(store: Store, rewind: (sql: string) => Promise<void>): Promise<void> {
+  const pk = (await store.transaction((tx) => tx.accounts.create(newAccount('backfill', ++seq)))).pk;
+  const other = (await store.transaction((tx) => tx.accounts.create(newAccount('backfill', ++seq)))).pk;
+  await store.transaction(async (tx) => {
+    await tx.documents.insertMany(pk, 'note', [note(1), note(2), note(3)]);
+    await tx.documents.insertMany(pk, 'outline', [outline(hex(1)), outline(hex(2), { ref: 'o2' })]);
+    await tx.documents.insertMany(pk, 'list', [list(hex(3)), list(hex(4), { ref: 'l4' }), list(hex(5), { ref: 'l5' })]);
+    await tx.documents.insertMany(pk, 'row', [row(hex(6), hex(3)), row(hex(7), hex(3)), row(hex(8), hex(3)), row(hex(9), hex(4))]);
+    await tx.documents.insertMany(other, 'note', [note(1)]);
+  });
+  for (const sql of [
+    'ALTER TABLE accounts DROP COLUMN note_count',
+    'ALTER TABLE accounts DROP COLUMN outline_count',
+    'ALTER TABLE accounts DROP COLUMN list_count',
+    'ALTER TABLE lists DROP COLUMN row_count',
+    'DELETE FROM schema_migrations WHERE version = 14',
+  ]) {
+    await rewind(sql);
+  }
+  assert.deepEqual((await store.migrate()).applied, [14]);
+  const counts = async (account: number) => [
+    await store.read.documents.count(account, 'note'),
+    await store.read.documents.count(account, 'outline'),
+    await store.read.documents.count(account, 'list'),
+    ...(await Promise.all([hex(3), hex(4), hex(5)].map(async (l) => (await store.read.documents.get(account, 'list', l))?.rows ?? null))),
+  ];
+  assert.deepEqual(await counts(pk), [3, 2, 3, 3, 1, 0]);
+  assert.deepEqual(await counts(other), [1, 0, 0, null, null, null]);
 }

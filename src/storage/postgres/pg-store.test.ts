@@ -8,6 +8,7 @@ import pg from 'pg';
 import { freshSchema, testDatabaseUrl } from '../../../test/database.js';
 import { newAccount, newTask } from '../../../test/factories.js';
 import { COPIED_TABLES, tableColumns } from '../copy.js';
+import { keptCountsBackfilled } from '../documents.contract.js';
 import { storeContract } from '../store.contract.js';
 import { MIGRATIONS } from '../sqlite/migrations.js';
 import { SqliteStore } from '../sqlite/sqlite-store.js';
@@ -154,6 +155,9 @@ if (base) {
         rmSync(dir, { recursive: true, force: true });
       }
     });
+
+    it('migration 14 counts the notes, outlines, lists and rows an account already holds', () =>
+      onFreshStore(2, (store) => keptCountsBackfilled(store, async (sql) => void (await (store as unknown as { pool: pg.Pool }).pool.query(sql)))));
 
     it('two stores migrating one schema at once apply each step once', async () => {
       const db = await freshSchema(base, { empty: true });

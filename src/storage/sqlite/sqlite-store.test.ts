@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { newAccount, newTask } from '../../../test/factories.js';
 import { freshDatabase } from '../../../test/database.js';
+import { keptCountsBackfilled } from '../documents.contract.js';
 import { oauthContract } from '../oauth.contract.js';
 import { documentsContract } from '../documents.contract.js';
 import { accountsAppsContract } from '../accounts-apps.contract.js';
@@ -217,6 +218,17 @@ describe('sqlite store', () => {
       '<task><id>2</id><title>plain</title><note></note></task>',
       '<task><id>3</id><title>&amp;</title><note>pq</note></task>',
     ]);
+  });
+
+  it('migration 14 counts the notes, outlines, lists and rows an account already holds', async () => {
+    const store = openStore();
+    await store.migrate();
+    const raw = new Database(path);
+    try {
+      await keptCountsBackfilled(store, async (sql) => void raw.exec(sql));
+    } finally {
+      raw.close();
+    }
   });
 
   it('an in-memory database is refused: the store needs two connections to one file', () => {
