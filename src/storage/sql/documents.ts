@@ -244,13 +244,13 @@ export class SqlDocuments implements DocumentsRepo {
 
   async page<K extends DocumentKind>(userPk: number, kind: K, q: DocumentQuery): Promise<DocumentPage<K>> {
     const t = tableOf(kind);
-    const range = this.range(userPk, t, q);
+    const range = this.range(userPk, kind, q);
     const rows = range.num === 0 ? [] : await this.db.all<DbRow>(`SELECT ${selectList(t)} ${range.tail}`, ...range.params);
     return { total: await range.total(rows.length), items: rows.map((r) => t.toRecord(r)) };
   }
 
   async pageWritten(userPk: number, kind: WrittenKind, q: DocumentQuery): Promise<DocumentWrittenPage> {
-    const range = this.range(userPk, tableOf(kind), q);
+    const range = this.range(userPk, kind, q);
     // The database writes each record's JSON: JSON.stringify of the records read as objects took
     // a third of a notes/get of 1000 notes, and reading them as objects another quarter.
     const key = `${kind}|${range.tail}`;
@@ -263,7 +263,8 @@ export class SqlDocuments implements DocumentsRepo {
   }
 
   /** A page of a kind's records: the statement's FROM … LIMIT tail with its parameters, and the total. */
-  private range(userPk: number, t: Pick<Table<DocumentKind>, 'table' | 'parent' | 'byModified'>, q: DocumentQuery) {
+  private range(userPk: number, kind: DocumentKind, q: DocumentQuery) {
+    const t: Pick<Table<DocumentKind>, 'table' | 'parent' | 'byModified'> = tableOf(kind);
     // The WHERE clause is built from fixed fragments; every value is a bound parameter (the
     // account, the list and the id as Dialect.opaqueParam).
     const p = this.dialect.opaqueParam;
@@ -278,9 +279,13 @@ export class SqlDocuments implements DocumentsRepo {
       num: limit,
       tail: `${from} ORDER BY t.id ${pageClause(this.dialect, q.start)}`,
       params: [...params, ...pageParams(limit, q.start)],
-      // A first page that holds every match needs no separate count.
-      total: async (got: number): Promise<number> =>
-        q.start === 0 && got < limit ? got : num((await this.db.get<{ n: number }>(`SELECT count(*) AS n ${from}`, ...params))?.n),
+      // A first page that holds every match needs no separate count, nor does a page of every
+      // record (of a list): that total is kept (count(), migration 14).
+      total: async (got: number): Promise<number> => {
+        if (q.start === 0 && got < limit) return got;
+        if (q.id === undefined && q.after === undefined && q.before === undefined) return this.count(userPk, kind, q.list);
+        return num((await this.db.get<{ n: number }>(`SELECT count(*) AS n ${from}`, ...params))?.n);
+      },
     };
   }
 
