@@ -78,6 +78,12 @@ describe('account cache', () => {
     assert.equal(await lastEdit(store, 'lastedit_goal'), 200);
   });
 
+  it('drops it too when a stamp moves with a block of ids (touchAndAllocate: one statement on PostgreSQL)', async () => {
+    await settled();
+    await store.transaction((tx) => tx.accounts.touchAndAllocate(account.pk, ['lastedit_goal'], 250, 'goal', 3));
+    assert.equal(await lastEdit(store, 'lastedit_goal'), 250);
+  });
+
   it('does not keep a row that was read before a write committed but answered after it', async () => {
     // An adapter whose reads return their (old) row only when the gate opens, as a slow network read would.
     let open!: () => void;

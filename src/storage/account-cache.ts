@@ -51,6 +51,10 @@ export function withAccountCache(inner: Store, clock: Clock, seconds: number): S
       touched.add(pk);
       return accounts.touch(pk, names, now);
     };
+    wrapped.touchAndAllocate = (pk, names, now, kind, count) => {
+      touched.add(pk);
+      return accounts.touchAndAllocate(pk, names, now, kind, count);
+    };
     wrapped.update = (pk: number, changes: AccountChanges): Promise<Account | null> => {
       touched.add(pk);
       return accounts.update(pk, changes);

@@ -437,6 +437,50 @@ export function storeContract(label: string, open: OpenStore): void {
       it('refuses an empty or negative block', async () => {
         const a = await createAccount();
         await assert.rejects(tx((r) => r.accounts.allocateIds(a.pk, 'task', 0)));
+        await assert.rejects(tx((r) => r.accounts.touchAndAllocate(a.pk, ['lastedit_task'], 5000, 'task', -1)));
+        assert.equal((await store.read.accounts.get(a.pk))?.stamps.lastedit_task, 0, 'and a refused one moves no stamp');
+      });
+
+      it('touchAndAllocate moves the stamps as touch() does and hands out the blocks allocateIds() does', async () => {
+        const a = await createAccount();
+        const both = (now: number, count: number) => tx((r) => r.accounts.touchAndAllocate(a.pk, ['lastedit_note'], now, 'note', count));
+        assert.deepEqual(await both(1000, 50), { stamps: { lastedit_note: nextStamp(0, 1000) }, first: 1 });
+        assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, 'note', 1)), 51);
+        assert.deepEqual(await both(5000, 2), { stamps: { lastedit_note: 5000 }, first: 52 });
+        assert.deepEqual(await both(4000, 1), { stamps: { lastedit_note: 5000 }, first: 54 }, 'a stamp never moves back');
+        assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, 'task', 1)), 1, 'other kinds keep their own counters');
+        assert.deepEqual(await tx((r) => r.accounts.touchAndAllocate(a.pk, [], 9000, 'note', 1)), { stamps: {}, first: 55 });
+        const stored = await store.read.accounts.get(a.pk);
+        assert.equal(stored?.stamps.lastedit_note, 5000);
+        assert.equal(stored?.stamps.lastedit_task, 0, 'and no other stamp moves');
+        await assert.rejects(tx((r) => r.accounts.touchAndAllocate(a.pk + 100_000, ['lastedit_note'], 1000, 'note', 1)));
+      });
+
+      it('touchAndAllocate: a rolled-back transaction releases its block and its stamp', async () => {
+        const a = await createAccount();
+        await assert.rejects(
+          tx(async (r) => {
+            await r.accounts.touchAndAllocate(a.pk, ['lastedit_task'], 7000, 'task', 5);
+            throw new Error('rolled back');
+          }),
+        );
+        assert.deepEqual(await tx((r) => r.accounts.touchAndAllocate(a.pk, ['lastedit_task'], 6000, 'task', 1)), { stamps: { lastedit_task: 6000 }, first: 1 });
+      });
+
+      it('concurrent transactions get disjoint ids whichever of the two they call', async () => {
+        const a = await createAccount();
+        const firsts = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            tx(async (r) => {
+              await r.accounts.lock(a.pk);
+              await yieldToOthers();
+              return i % 2 === 0 ? r.accounts.allocateIds(a.pk, 'task', 3) : (await r.accounts.touchAndAllocate(a.pk, ['lastedit_task'], 1000 + i, 'task', 3)).first;
+            }),
+          ),
+        );
+        const ids = firsts.flatMap((f) => [f, f + 1, f + 2]).sort((x, y) => x - y);
+        assert.deepEqual(ids, Array.from({ length: 60 }, (_, i) => i + 1));
+        assert.equal((await store.read.accounts.get(a.pk))?.stamps.lastedit_task, 1019);
       });
     });
 
@@ -823,9 +867,16 @@ export function storeContract(label: string, open: OpenStore): void {
 
       it('lock(pk) returns the account it locked, and null for an account that does not exist', async () => {
         const a = await createAccount();
-        assert.deepEqual(await tx((r) => r.accounts.lock(a.pk)), { ...(await store.read.accounts.get(a.pk)), taskCount: 0 });
+        const none = { note: 0, outline: 0, list: 0 };
+        assert.deepEqual(await tx((r) => r.accounts.lock(a.pk)), { ...(await store.read.accounts.get(a.pk)), taskCount: 0, documentCounts: none });
         await tx((r) => r.tasks.insertMany(a.pk, [newTask(1), newTask(2)]));
         assert.equal((await tx((r) => r.accounts.lock(a.pk)))?.taskCount, 2, 'and how many tasks it holds');
+        const note = (id: number) => ({ id, title: `Note ${id}`, text: '', folder: 0, private: 0, added: 100, modified: 100 });
+        await tx((r) => r.documents.insertMany(a.pk, 'note', [note(1), note(2), note(3)]));
+        await tx((r) => r.documents.removeMany(a.pk, 'note', [2], 300));
+        const counts = (await tx((r) => r.accounts.lock(a.pk)))?.documentCounts;
+        assert.deepEqual(counts, { ...none, note: 2 }, 'and its kept counts of notes, outlines and lists');
+        assert.equal(counts?.note, await store.read.documents.count(a.pk, 'note'));
         assert.equal(await tx((r) => r.accounts.lock(a.pk + 100_000)), null);
       });
 

@@ -11,7 +11,7 @@
  */
 
 import type { Clock } from '../lib/clock.js';
-import type { AttachmentsRepo, DocumentsRepo } from './documents-port.js';
+import type { AttachmentsRepo, DocumentKind, DocumentsRepo } from './documents-port.js';
 import type { ImportsRepo } from './imports-port.js';
 import type { OrganizersRepo } from './organizers-port.js';
 import type { SharingRepo } from './sharing-port.js';
@@ -71,6 +71,8 @@ export interface Account {
 /** An account as a write call's lock found it, with how many tasks it holds (its write budget). */
 export interface LockedAccount extends Account {
   readonly taskCount: number;
+  /** The kept counts of the account's notes, outlines and lists (migration 14), as locked. */
+  readonly documentCounts: Readonly<Record<Exclude<DocumentKind, 'row'>, number>>;
 }
 
 export interface NewAccount {
@@ -282,6 +284,8 @@ export interface AccountsRepo {
    * at 1 and are never handed out twice (a rolled-back transaction releases its block).
    */
   allocateIds(pk: number, kind: RecordKind, count: number): Promise<number>;
+  /** touch() then allocateIds(), as one statement where the database can (one round trip on PostgreSQL). */
+  touchAndAllocate(pk: number, names: readonly StampName[], nowSeconds: number, kind: RecordKind, count: number): Promise<{ stamps: Partial<Stamps>; first: number }>;
   isKnownDevice(pk: number, deviceHash: string): Promise<boolean>;
   rememberDevice(pk: number, deviceHash: string, nowSeconds: number): Promise<void>;
   /** Every account, oldest first. */

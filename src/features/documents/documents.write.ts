@@ -45,14 +45,24 @@ interface Call extends WriteScope {
 
 async function writeCall<T>(deps: Deps, auth: AuthContext, spec: DocumentSpec, each: (call: Call) => Promise<T>): Promise<T> {
   return deps.store.transaction(async (tx) => {
-    const { now } = await lockAccount(deps, tx, auth.userPk);
-    return each({ tx, userPk: auth.userPk, limits: deps.config.recordLimits, spec, now, counts: new Map(), lists: new Map(), refs: new Map(), records: new Map() });
+    const { now, account } = await lockAccount(deps, tx, auth.userPk);
+    // An account's count of notes, outlines or lists comes with the lock; a list's rows are counted at its first add.
+    const counts = new Map(spec.kind === 'row' ? [] : [['', account.documentCounts[spec.kind]]]);
+    return each({ tx, userPk: auth.userPk, limits: deps.config.recordLimits, spec, now, counts, lists: new Map(), refs: new Map(), records: new Map() });
   });
 }
 
 async function editStamp(call: Call): Promise<number> {
   call.editStamp ??= (await call.tx.accounts.touch(call.userPk, [call.spec.editStamp], call.now))[call.spec.editStamp] as number;
   return call.editStamp;
+}
+
+/** The call's edit stamp and a block of `count` integer ids: one statement when the stamp is not yet taken (one round trip on PostgreSQL). */
+async function editStampAndIds(call: Call, count: number): Promise<{ stamp: number; first: number }> {
+  if (call.editStamp !== undefined) return { stamp: call.editStamp, first: await call.tx.accounts.allocateIds(call.userPk, 'note', count) };
+  const taken = await call.tx.accounts.touchAndAllocate(call.userPk, [call.spec.editStamp], call.now, 'note', count);
+  call.editStamp = taken.stamps[call.spec.editStamp] as number;
+  return { stamp: call.editStamp, first: taken.first };
 }
 
 async function deleteStamp(call: Call): Promise<number> {
@@ -144,8 +154,7 @@ async function judgeAdd(call: Call, item: unknown): Promise<Accepted | ItemError
 /** Stores the accepted adds of a call: one block of ids, one multi-row insert, then what follows from them. */
 async function storeAdds(call: Call, accepted: readonly Accepted[]): Promise<AnyDocument[]> {
   const { spec, tx, userPk } = call;
-  const stamp = await editStamp(call);
-  const first = spec.idForm === 'integer' ? await tx.accounts.allocateIds(userPk, 'note', accepted.length) : 0;
+  const { stamp, first } = spec.idForm === 'integer' ? await editStampAndIds(call, accepted.length) : { stamp: await editStamp(call), first: 0 };
   const records = accepted.map((a, i) => spec.create(a.values, { id: a.id ?? first + i, ref: a.ref, stamp, list: a.list }));
   await tx.documents.insertMany(userPk, spec.kind, records);
   await spec.afterWrite?.(call, records.map((next) => ({ next, stored: null })), stamp);

@@ -40,6 +40,14 @@ export async function editStamp(ctx: WriteContext): Promise<number> {
   return ctx.editStamp;
 }
 
+/** The call's edit stamp and a block of `count` task ids: one statement when the stamp is not yet taken (one round trip on PostgreSQL). */
+export async function editStampAndIds(ctx: WriteContext, count: number): Promise<{ stamp: number; first: number }> {
+  if (ctx.editStamp !== undefined) return { stamp: ctx.editStamp, first: await ctx.tx.accounts.allocateIds(ctx.account.pk, 'task', count) };
+  const taken = await ctx.tx.accounts.touchAndAllocate(ctx.account.pk, ['lastedit_task'], ctx.now, 'task', count);
+  ctx.editStamp = taken.stamps.lastedit_task as number;
+  return { stamp: ctx.editStamp, first: taken.first };
+}
+
 export async function deleteStamp(ctx: WriteContext): Promise<number> {
   ctx.deleteStamp ??= (await ctx.tx.accounts.touch(ctx.account.pk, ['lastdelete_task'], ctx.now)).lastdelete_task as number;
   return ctx.deleteStamp;

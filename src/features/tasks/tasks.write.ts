@@ -12,7 +12,7 @@ import { checkReferences } from './task-checks.js';
 import { parseTaskInput, type TaskPatch } from './task-input.js';
 import { repeatCompletion } from './task-repeat.js';
 import { noonOf, normalizeRemind } from './task-rules.js';
-import { deleteStamp, editStamp, markParentChanged, reserveTask, type WriteContext } from './task-write-context.js';
+import { deleteStamp, editStamp, editStampAndIds, markParentChanged, reserveTask, type WriteContext } from './task-write-context.js';
 
 /** What a write call reports per item: the task as it now is, or an inline error. */
 export type WriteResult = { readonly task: ListedTask; readonly ref?: string | number } | ItemError;
@@ -161,8 +161,7 @@ async function judgeAdd(ctx: WriteContext, item: unknown): Promise<Judged | Item
 /** Writes the judged items as new tasks, in order; returns them as the call shows them. */
 async function insertAdded(ctx: WriteContext, items: readonly Judged[], wanted: Wanted): Promise<ListedTask[]> {
   const patches = items.map((j) => j.patch);
-  const stamp = await editStamp(ctx);
-  const first = await ctx.tx.accounts.allocateIds(ctx.account.pk, 'task', patches.length);
+  const { stamp, first } = await editStampAndIds(ctx, patches.length);
   // Subtasks of one parent added in one call line up after its last subtask, in order.
   const orders = new Map<number, number>();
   const nextOrder = async (parent: number): Promise<number> => {

@@ -78,43 +78,35 @@ export class SqlAccounts implements AccountsRepo {
   async lock(pk: number): Promise<LockedAccount | null> {
     // One statement takes the lock and reads the account and its task count (on PostgreSQL two
     // round trips fewer for a write call).
-    const columns = `${COLUMNS}, task_count`;
+    // The kept document counts too: an add of notes, outlines or lists reads its count from here
+    // (one round trip fewer on PostgreSQL).
+    const columns = `${COLUMNS}, task_count, note_count, outline_count, list_count`;
     const row = await this.db.getRaw(this.inTransaction ? this.dialect.lockAccount(columns) : `SELECT ${columns} FROM accounts WHERE pk = ?`, pk);
-    return row ? { ...toAccount(row), taskCount: Number(row[COLUMN_LIST.length]) } : null;
+    if (!row) return null;
+    const at = COLUMN_LIST.length;
+    const documentCounts = { note: Number(row[at + 1]), outline: Number(row[at + 2]), list: Number(row[at + 3]) };
+    return { ...toAccount(row), taskCount: Number(row[at]), documentCounts };
   }
 
   async touch(pk: number, names: readonly StampName[], nowSeconds: number): Promise<Partial<Stamps>> {
-    // A name given twice would be two assignments of one column, which PostgreSQL refuses.
-    const columns = [...new Set(names)];
-    if (columns.length === 0) return {};
-    // One statement, one round trip. Each stamp moves by the rule of nextStamp() in lib/clock.ts:
-    // to the clock's second if that is later than the stored stamp; it never moves back.
-    // Column names come from the fixed STAMP_NAMES list, never from input.
-    const set = columns.map((n) => `${n} = CASE WHEN ? > ${n} THEN ? ELSE ${n} END`).join(', ');
-    const row = await this.db.get<Record<StampName, number>>(
-      `UPDATE accounts SET ${set} WHERE pk = ? RETURNING ${columns.join(', ')}`,
-      ...columns.flatMap(() => [nowSeconds, nowSeconds]),
-      pk,
-    );
-    if (!row) throw new Error(`account ${pk} does not exist`);
-    const next: Partial<Record<StampName, number>> = {};
-    for (const n of columns) next[n] = Number(row[n]);
-    return next;
+    const t = touchSql(names, nowSeconds, pk);
+    if (t === null) return {};
+    return t.stamps(await this.db.get<Record<string, number>>(t.sql, ...t.params));
   }
 
   async allocateIds(pk: number, kind: RecordKind, count: number): Promise<number> {
-    if (!Number.isInteger(count) || count < 1) throw new Error(`cannot allocate ${count} ids`);
-    // One statement: insert the counter on first use, or move it on; the old value is the first id.
-    // The upsert takes the row lock, so concurrent writers get disjoint blocks.
-    const row = await this.db.get<{ next_id: number }>(
-      `INSERT INTO id_counters (user_pk, kind, next_id) VALUES (?, ?, ?)
-       ON CONFLICT (user_pk, kind) DO UPDATE SET next_id = id_counters.next_id + excluded.next_id - 1
-       RETURNING next_id`,
-      pk,
-      kind,
-      count + 1,
-    );
-    return (row as { next_id: number }).next_id - count;
+    const a = allocateSql(pk, kind, count);
+    return a.first(await this.db.get<Record<string, number>>(a.sql, ...a.params));
+  }
+
+  async touchAndAllocate(pk: number, names: readonly StampName[], nowSeconds: number, kind: RecordKind, count: number): Promise<{ stamps: Partial<Stamps>; first: number }> {
+    const t = touchSql(names, nowSeconds, pk);
+    const a = allocateSql(pk, kind, count);
+    if (t === null || !this.dialect.writesInWith) return { stamps: await this.touch(pk, names, nowSeconds), first: await this.allocateIds(pk, kind, count) };
+    // PostgreSQL: both in one statement, one round trip. The WITH's upsert runs whether or not
+    // the UPDATE reads it; the UPDATE returns its first id beside the stamps.
+    const row = await this.db.get<Record<string, number>>(`WITH ids AS (${a.sql}) ${t.sql}, (SELECT next_id FROM ids) AS next_id`, ...a.params, ...t.params);
+    return { stamps: t.stamps(row), first: a.first(row) };
   }
 
   async isKnownDevice(pk: number, deviceHash: string): Promise<boolean> {
@@ -175,4 +167,41 @@ export class SqlAccounts implements AccountsRepo {
     // (a test lists the tables with a user_pk column and checks it), so one statement removes all.
     return (await this.db.run('DELETE FROM accounts WHERE pk = ?', pk)) > 0;
   }
+}
+
+/**
+ * touch()'s statement: one UPDATE … RETURNING. Each stamp moves by the rule of nextStamp() in
+ * lib/clock.ts: to the clock's second if that is later than the stored stamp; it never moves
+ * back. Column names come from the fixed STAMP_NAMES list, never from input. Null: no stamp.
+ */
+function touchSql(names: readonly StampName[], nowSeconds: number, pk: number) {
+  // A name given twice would be two assignments of one column, which PostgreSQL refuses.
+  const columns = [...new Set(names)];
+  if (columns.length === 0) return null;
+  const set = columns.map((n) => `${n} = CASE WHEN ? > ${n} THEN ? ELSE ${n} END`).join(', ');
+  return {
+    sql: `UPDATE accounts SET ${set} WHERE pk = ? RETURNING ${columns.join(', ')}`,
+    params: [...columns.flatMap(() => [nowSeconds, nowSeconds]), pk],
+    stamps(row: Record<string, number> | undefined): Partial<Stamps> {
+      if (!row) throw new Error(`account ${pk} does not exist`);
+      const next: Partial<Record<StampName, number>> = {};
+      for (const n of columns) next[n] = Number(row[n]);
+      return next;
+    },
+  };
+}
+
+/**
+ * allocateIds()'s statement: insert the counter on first use, or move it on; the old value is the
+ * first id. The upsert takes the row lock, so concurrent writers get disjoint blocks.
+ */
+function allocateSql(pk: number, kind: RecordKind, count: number) {
+  if (!Number.isInteger(count) || count < 1) throw new Error(`cannot allocate ${count} ids`);
+  return {
+    sql: `INSERT INTO id_counters (user_pk, kind, next_id) VALUES (?, ?, ?)
+       ON CONFLICT (user_pk, kind) DO UPDATE SET next_id = id_counters.next_id + excluded.next_id - 1
+       RETURNING next_id`,
+    params: [pk, kind, count + 1],
+    first: (row: Record<string, number> | undefined): number => Number((row as { next_id: number }).next_id) - count,
+  };
 }
