@@ -3,6 +3,7 @@ import { ApiError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import type { AuthContext } from '../oauth/access-tokens.js';
 import { missingScope, type RequiredScope } from '../oauth/scopes.js';
+import type { RateDecision } from '../lib/rate-limiter.js';
 import { paramsOf } from './params.js';
 
 const REALM = 'Bearer realm="Tickler"';
@@ -24,8 +25,18 @@ function accessTokenOf(request: FastifyRequest): string {
   return token;
 }
 
-async function authenticate(deps: Deps, request: FastifyRequest, need: RequiredScope): Promise<AuthContext> {
-  const auth = await deps.accessTokens.verify(accessTokenOf(request));
+/**
+ * The caller of an API call, checked: token (1, 2), scope (2), rate limits (3). What this process
+ * holds (a cached token, counts in memory) is answered without a promise, the rest through one:
+ * each await of account/get's path was a turn of the event loop, a measurable share of a cheap
+ * call (docs/decisions/0007).
+ */
+function authenticate(deps: Deps, request: FastifyRequest, need: RequiredScope): AuthContext | Promise<AuthContext> {
+  const verified = deps.accessTokens.verify(accessTokenOf(request));
+  return verified instanceof Promise ? verified.then((auth) => admit(deps, auth, need)) : admit(deps, verified, need);
+}
+
+function admit(deps: Deps, auth: AuthContext | null, need: RequiredScope): AuthContext | Promise<AuthContext> {
   if (!auth) throw new ApiError(2, { headers: { 'www-authenticate': `${REALM}, error="invalid_token"` } });
   const missing = missingScope(auth.scopes, need);
   if (missing) {
@@ -34,7 +45,11 @@ async function authenticate(deps: Deps, request: FastifyRequest, need: RequiredS
       headers: { 'www-authenticate': `${REALM}, error="insufficient_scope", scope="${missing}"` },
     });
   }
-  const d = await deps.apiLimits.count(auth.userPk, auth.clientPk, deps.clock.now());
+  const counted = deps.apiLimits.count(auth.userPk, auth.clientPk, deps.clock.now());
+  return counted instanceof Promise ? counted.then((d) => withinLimits(d, auth)) : withinLimits(counted, auth);
+}
+
+function withinLimits(d: RateDecision, auth: AuthContext): AuthContext {
   if (!d.allowed) throw new ApiError(3, { retryAfter: d.retryAfterSeconds });
   return auth;
 }
@@ -43,11 +58,19 @@ async function authenticate(deps: Deps, request: FastifyRequest, need: RequiredS
  * The checks before every API and token handler, in this order: maintenance (4), then for API
  * calls the token (1, 2), its scope (2) and the rate limits (3). Called at the start of the route
  * handler rather than as a hook: the scope is bound at registration, and a hook costs a measurable
- * share of a cheap call.
+ * share of a cheap call. Returns a promise only when a check had to wait (see authenticate); it
+ * throws its errors either way, so callers await it.
  */
-export async function guardApi(deps: Deps, request: FastifyRequest, reply: FastifyReply, scope?: RequiredScope): Promise<void> {
+export function guardApi(deps: Deps, request: FastifyRequest, reply: FastifyReply, scope?: RequiredScope): void | Promise<void> {
   // Private data and credentials: no cache anywhere may keep a copy.
   reply.header('cache-control', 'no-store');
   if (deps.config.maintenance) throw new ApiError(4, { retryAfter: 300 });
-  if (scope) request.auth = await authenticate(deps, request, scope);
+  if (!scope) return;
+  const auth = authenticate(deps, request, scope);
+  if (auth instanceof Promise) {
+    return auth.then((a) => {
+      request.auth = a;
+    });
+  }
+  request.auth = auth;
 }

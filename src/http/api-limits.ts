@@ -21,20 +21,37 @@ export class ApiLimits {
     private readonly limits: RateLimits,
   ) {}
 
-  async count(userPk: number, clientPk: number, nowMs: number): Promise<RateDecision> {
+  /**
+   * Counts one call of the user through the app. Answered at once (no promise) where the counts
+   * live in this process (RateLimiter.hitNow: the single-instance deployment), else a promise.
+   */
+  count(userPk: number, clientPk: number, nowMs: number): RateDecision | Promise<RateDecision> {
     const now = Math.floor(nowMs / 1000);
     const until = this.refusedUntil.get(userPk);
     if (until !== undefined) {
       if (until > now) return { allowed: false, retryAfterSeconds: until - now };
       this.refusedUntil.delete(userPk);
     }
+    const userKey = `api:user:${userPk}`;
+    const appKey = `api:client:${clientPk}`;
+    if (this.limiter.hitNow) {
+      return this.decide(userPk, now, this.limiter.hitNow(userKey, this.limits.apiPerUser, nowMs), this.limiter.hitNow(appKey, this.limits.apiPerClient, nowMs));
+    }
+    return this.countShared(userPk, now, userKey, appKey, nowMs);
+  }
+
+  private async countShared(userPk: number, now: number, userKey: string, appKey: string, nowMs: number): Promise<RateDecision> {
     // Both start at once and are awaited in turn (Promise.all's array and extra promise cost a
     // third of this function); the second's failure is handled when the first's is thrown.
-    const userHit = this.limiter.hit(`api:user:${userPk}`, this.limits.apiPerUser, nowMs);
-    const appHit = this.limiter.hit(`api:client:${clientPk}`, this.limits.apiPerClient, nowMs);
+    const userHit = this.limiter.hit(userKey, this.limits.apiPerUser, nowMs);
+    const appHit = this.limiter.hit(appKey, this.limits.apiPerClient, nowMs);
     appHit.catch(() => undefined);
     const user = await userHit;
     const app = await appHit;
+    return this.decide(userPk, now, user, app);
+  }
+
+  private decide(userPk: number, now: number, user: RateDecision, app: RateDecision): RateDecision {
     if (!user.allowed) this.refusedUntil.set(userPk, now + user.retryAfterSeconds);
     // Both refused: the later end, since retrying at the earlier one would be refused again.
     if (!user.allowed || !app.allowed) return { allowed: false, retryAfterSeconds: Math.max(user.retryAfterSeconds, app.retryAfterSeconds) };

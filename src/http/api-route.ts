@@ -39,7 +39,9 @@ export function apiRoute(app: FastifyInstance, deps: Deps, route: ApiRoute): voi
     url: route.path,
     config: { kind: 'api', ...(route.malformedCode !== undefined && { malformedCode: route.malformedCode }) },
     handler: async function apiHandler(request, reply) {
-      await guardApi(deps, request, reply, route.scope);
+      // Awaited only when a check had to wait: a cached token counted in memory needs no turn.
+      const guarded = guardApi(deps, request, reply, route.scope);
+      if (guarded) await guarded;
       const auth = request.auth;
       if (!auth) throw new Error(`api route ${route.path} ran without authentication`);
       return sendBody(request, reply, await route.handler({ params: paramsOf(request), auth, request }));

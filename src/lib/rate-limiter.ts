@@ -14,6 +14,11 @@ export interface RateDecision {
 export interface RateLimiter {
   /** Counts one event for `key` and says whether it stayed within the rule. */
   hit(key: string, rule: RateRule, nowMs: number): Promise<RateDecision>;
+  /**
+   * hit(), answered at once: only a limiter whose counts live in this process has it. Every API
+   * call counts two keys, and the promises of two hits were a measurable share of account/get.
+   */
+  hitNow?(key: string, rule: RateRule, nowMs: number): RateDecision;
   /** Says whether one more event would be within the rule, without counting it. */
   check(key: string, rule: RateRule, nowMs: number): Promise<RateDecision>;
   /** Writes whatever counts it still holds (the server is closing); never fails. */
@@ -107,6 +112,10 @@ export class MemoryRateLimiter implements RateLimiter {
   constructor(private readonly maxKeys = 100_000) {}
 
   async hit(key: string, rule: RateRule, nowMs: number): Promise<RateDecision> {
+    return this.hitNow(key, rule, nowMs);
+  }
+
+  hitNow(key: string, rule: RateRule, nowMs: number): RateDecision {
     if (rule.limit === 0) return ALLOWED;
     const now = Math.floor(nowMs / 1000);
     const { start, end } = windowOf(rule, nowMs);

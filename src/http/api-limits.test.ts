@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { RateLimits } from '../config.js';
+import { MemoryRateLimiter, type RateDecision, type RateLimiter } from '../lib/rate-limiter.js';
+import { ApiLimits } from './api-limits.js';
+
+const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
+const RULE = { limit: 2, windowSeconds: 60 };
+const limits = { apiPerUser: RULE, apiPerClient: { limit: 3, windowSeconds: 60 } } as unknown as RateLimits;
+
+/** The same counts as MemoryRateLimiter, but only through promises, as a shared database's limiter answers. */
+function onlyAsync(inner: MemoryRateLimiter): RateLimiter {
+  return { hit: (key, rule, nowMs) => inner.hit(key, rule, nowMs), check: (key, rule, nowMs) => inner.check(key, rule, nowMs) };
+}
+
+/** A sequence of calls (user, app, at ms) and each one's decision. */
+async function run(apiLimits: ApiLimits, calls: ReadonlyArray<readonly [number, number, number]>): Promise<RateDecision[]> {
+  const out: RateDecision[] = [];
+  for (const [user, app, at] of calls) out.push(await apiLimits.count(user, app, at));
+  return out;
+}
+
+describe('ApiLimits', () => {
+  const calls: ReadonlyArray<readonly [number, number, number]> = [
+    [1, 10, T0],
+    [1, 10, T0 + 1000],
+    [1, 10, T0 + 2000], // the user's third: refused (the app's third counted), remembered until the window ends
+    [1, 10, T0 + 3000], // answered from memory: the app not counted
+    [2, 10, T0 + 4000], // another user, the app's fourth: refused
+    [2, 10, T0 + 5000],
+    [1, 10, T0 + 60_000], // a new window for both
+  ];
+
+  it('answers at once where the counts live in this process, and decides as the limiter behind promises does', async () => {
+    const memory = new ApiLimits(new MemoryRateLimiter(), limits);
+    const first = memory.count(1, 10, T0);
+    assert.equal(first instanceof Promise, false, 'no promise: the guard need not wait a turn');
+    const shared = new ApiLimits(onlyAsync(new MemoryRateLimiter()), limits);
+    assert.equal(shared.count(1, 10, T0) instanceof Promise, true);
+
+    const fresh = (limiter: RateLimiter) => run(new ApiLimits(limiter, limits), calls);
+    const decisions = await fresh(new MemoryRateLimiter());
+    assert.deepEqual(decisions, await fresh(onlyAsync(new MemoryRateLimiter())));
+    assert.deepEqual(
+      decisions.map((d) => d.allowed),
+      [true, true, false, false, false, false, true],
+    );
+    assert.deepEqual(decisions[2], { allowed: false, retryAfterSeconds: 58 });
+    assert.deepEqual(decisions[3], { allowed: false, retryAfterSeconds: 57 }, 'from memory, counting down');
+    assert.deepEqual(decisions[4], { allowed: false, retryAfterSeconds: 56 }, "the app's limit");
+    assert.deepEqual(decisions[5], { allowed: false, retryAfterSeconds: 55 });
+  });
+});
