@@ -52,7 +52,7 @@ async function cpu(child: ChildProcess): Promise<{ micros: number; statements: n
 }
 
 async function measure(s: Scenario): Promise<Sample> {
-  const args = s.server === 'tickler' ? ['tickler', JSON.stringify(s.setup)] : [s.server];
+  const args = s.server === 'tickler' ? ['tickler', JSON.stringify(s.setup)] : s.server === 'raw-add' ? ['raw-add', s.rawTable ?? 'tasks'] : [s.server];
   const env = { ...process.env, ...s.env, ...(PG_URL && { BENCH_DATABASE_URL: PG_URL }) };
   // The server runs as `tickler serve` runs it: without this process's --enable-source-maps, with
   // which a Tickler server took 19–20 µs of CPU per account/get in most runs instead of 12.5–13.

@@ -11,6 +11,8 @@ export interface Scenario {
   readonly request: { readonly method: 'GET' | 'POST'; readonly path: string; readonly body?: string };
   /** For a baseline: answer what this Tickler scenario answered. */
   readonly bodyOf?: string;
+  /** For `raw-add`: the table its driver writes (bench/raw-add.ts, RAW_TABLES); tasks by default. */
+  readonly rawTable?: 'tasks' | 'notes';
 }
 
 const ALL_FIELDS =
@@ -26,6 +28,7 @@ export const ADD_50 = 'tasks/add, batches of 50';
 export const ADD_RAW = 'the same 50 rows by the driver alone, one transaction, as durable (floor)';
 export const NOTES_1000 = 'notes/get, 1000 notes';
 export const NOTES_ADD_50 = 'notes/add, batches of 50';
+export const NOTES_ADD_RAW = 'the same 50 notes by the driver alone, one transaction, as durable (floor)';
 export const ROWS_1000 = 'rows/get, 1000 rows of a list';
 export const OUTLINES_200 = 'outlines/get, 200 outlines of 20 nodes';
 
@@ -115,6 +118,7 @@ export const SCENARIOS: readonly Scenario[] = [
   { group: 'notes/add', name: 'bare node:http, same answer (baseline)', server: 'bare', request: notesAdd, bodyOf: NOTES_ADD_50 },
   // Spread over 8 accounts, as tasks/add is: no account reaches MAX_NOTES during a run.
   { group: 'notes/add', name: NOTES_ADD_50, server: 'tickler', setup: { accounts: 8, probe: { method: 'POST', url: notesAdd.path, payload: noteBatch } }, request: notesAdd },
+  { group: 'notes/add', name: NOTES_ADD_RAW, server: 'raw-add', rawTable: 'notes', request: notesAdd, bodyOf: NOTES_ADD_50 },
 ];
 
 export const ON_POSTGRES = ' [PostgreSQL]';

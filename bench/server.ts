@@ -5,8 +5,9 @@
  *   prepared as argv[3] (TicklerSetup) says; reports {port, tokens, body} to the parent.
  * - `bare`: a node:http server answering every request with the body the parent sends it.
  * - `fastify`: Fastify with one route answering that body: the framework's own floor.
- * - `raw-add`: node:http writing the 50 rows of a tasks/add call with the database driver alone,
- *   in one transaction, as durably as Tickler (bench/raw-add.ts), answering that body.
+ * - `raw-add`: node:http writing the 50 rows of a tasks/add call (argv[3] `tasks`, the default)
+ *   or a notes/add call (`notes`) with the database driver alone, in one transaction, as durably
+ *   as Tickler (bench/raw-add.ts), answering that body.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -23,7 +24,7 @@ import { registerClient } from '../src/oauth/clients.service.js';
 import { openStore } from '../src/storage/open.js';
 import { freshSchema, type TestDatabase } from '../test/database.js';
 import { counted, countStatements } from './counters.js';
-import { rawAddServer } from './raw-add.js';
+import { RAW_TABLES, rawAddServer } from './raw-add.js';
 import { seedList, seedNotes, seedOutlines, seedTasks } from './seed.js';
 
 export interface ServerReady {
@@ -164,5 +165,9 @@ countStatements();
 if (kind === 'tickler') await tickler(JSON.parse(process.argv[3] ?? '{}') as TicklerSetup);
 else if (kind === 'bare') bare(await bodyFromParent());
 else if (kind === 'fastify') await fastifyFloor(await bodyFromParent());
-else if (kind === 'raw-add') await rawAddServer(await bodyFromParent(), ready);
+else if (kind === 'raw-add') {
+  const table = RAW_TABLES[process.argv[3] ?? 'tasks'];
+  if (!table) throw new Error(`no floor for ${String(process.argv[3])}`);
+  await rawAddServer(table, await bodyFromParent(), ready);
+}
 else throw new Error(`unknown server kind ${kind}`);
