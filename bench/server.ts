@@ -166,7 +166,8 @@ if (kind === 'tickler') await tickler(JSON.parse(process.argv[3] ?? '{}') as Tic
 else if (kind === 'bare') bare(await bodyFromParent());
 else if (kind === 'fastify') await fastifyFloor(await bodyFromParent());
 else if (kind === 'raw-add') {
-  const table = RAW_TABLES[process.argv[3] ?? 'tasks'];
+  const name = process.argv[3] ?? 'tasks';
+  const table = Object.hasOwn(RAW_TABLES, name) ? RAW_TABLES[name] : undefined;
   if (!table) throw new Error(`no floor for ${String(process.argv[3])}`);
   await rawAddServer(table, await bodyFromParent(), ready);
 }

@@ -59,7 +59,8 @@ function withinLimits(d: RateDecision, auth: AuthContext): AuthContext {
  * calls the token (1, 2), its scope (2) and the rate limits (3). Called at the start of the route
  * handler rather than as a hook: the scope is bound at registration, and a hook costs a measurable
  * share of a cheap call. Returns a promise only when a check had to wait (see authenticate); it
- * throws its errors either way, so callers await it.
+ * throws its errors synchronously when no check waited: call it from an async function, whose
+ * await turns either into the handler's rejection.
  */
 export function guardApi(deps: Deps, request: FastifyRequest, reply: FastifyReply, scope?: RequiredScope): void | Promise<void> {
   // Private data and credentials: no cache anywhere may keep a copy.

@@ -78,6 +78,7 @@ describe('account cache', () => {
     assert.equal(await lastEdit(store, 'lastedit_goal'), 200);
   });
 
+  // On SQLite touchAndAllocate runs touch() through the wrapper anyway: the PostgreSQL pass is the one that holds the wrapper to it.
   it('drops it too when a stamp moves with a block of ids (touchAndAllocate: one statement on PostgreSQL)', async () => {
     await settled();
     await store.transaction((tx) => tx.accounts.touchAndAllocate(account.pk, ['lastedit_goal'], 250, 'goal', 3));

@@ -25,7 +25,7 @@ interface Call extends WriteScope {
   /** The stamps of this call, taken at its first change: every change of the call carries them. */
   editStamp?: number;
   deleteStamp?: number;
-  /** Records per account (rows: per list), counted at the first add and kept up to date. */
+  /** Records per account (rows: per list): the account's as its lock read them, a list's read at its first add; kept up to date. */
   readonly counts: Map<string, number>;
   /** The lists the call's rows named, read once each (a call changes no list's columns). */
   readonly lists: Map<string, List | null>;

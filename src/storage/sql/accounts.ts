@@ -104,7 +104,9 @@ export class SqlAccounts implements AccountsRepo {
     const a = allocateSql(pk, kind, count);
     if (t === null || !this.dialect.writesInWith) return { stamps: await this.touch(pk, names, nowSeconds), first: await this.allocateIds(pk, kind, count) };
     // PostgreSQL: both in one statement, one round trip. The WITH's upsert runs whether or not
-    // the UPDATE reads it; the UPDATE returns its first id beside the stamps.
+    // the UPDATE reads it; the UPDATE returns the counter's new value beside the stamps, from
+    // which first() takes the block's first id. An account that does not exist fails the
+    // upsert's foreign key.
     const row = await this.db.get<Record<string, number>>(`WITH ids AS (${a.sql}) ${t.sql}, (SELECT next_id FROM ids) AS next_id`, ...a.params, ...t.params);
     return { stamps: t.stamps(row), first: a.first(row) };
   }
