@@ -67,6 +67,16 @@ export async function exportTasksCsv(deps: Deps, userPk: number): Promise<string
   return stringify([[...CSV_COLUMNS], ...rows], { record_delimiter: 'windows' });
 }
 
+/** The rule as iCalendar's RECUR value, or undefined when it is not one (no frequency, or an unknown part). */
+function recurOf(rule: string): ICAL.Recur | undefined {
+  try {
+    const recur = ICAL.Recur.fromString(rule);
+    return recur.freq ? recur : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** iCalendar's PRIORITY (1 highest … 9 lowest) for the v3 priorities 3 (Top) … -1 (Negative). */
 const ICAL_PRIORITY: Readonly<Record<number, number>> = { 3: 1, 2: 3, 1: 5, 0: 7, [-1]: 9 };
 
@@ -123,12 +133,12 @@ function vtodo(t: ListedTask, uid: (id: number) => string, now: number, folders:
   if (due) c.addPropertyWithValue('due', due);
   const rule = rruleOf(t.repeat);
   if (rule) {
-    try {
-      c.addPropertyWithValue('rrule', ICAL.Recur.fromString(rule));
-    } catch {
-      // A rule iCalendar cannot hold is kept readable in the description's stead: nothing is lost silently.
-      c.addPropertyWithValue('x-tickler-repeat', t.repeat);
-    }
+    // A rule iCalendar cannot hold is kept readable in the description's stead: nothing is lost
+    // silently. ical.js reads a rule without FREQ ("BYDAY=MO") without complaint and would write
+    // it back as FREQ=null, which no reader accepts.
+    const recur = recurOf(rule);
+    if (recur) c.addPropertyWithValue('rrule', recur);
+    else c.addPropertyWithValue('x-tickler-repeat', t.repeat);
   }
   if (t.completed !== 0) {
     c.addPropertyWithValue('status', 'COMPLETED');

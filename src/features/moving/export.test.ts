@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseCsv } from 'csv-parse/sync';
+import ICAL from 'ical.js';
 import ical from 'node-ical';
+import { newTask } from '../../../test/factories.js';
 import { comparableExport } from '../../../test/export-compare.js';
 import { api, createAccount, signIn, testContext, type TestContext } from '../../../test/harness.js';
 import { exportAccount } from './export.service.js';
@@ -107,5 +109,21 @@ describe('exports', () => {
     assert.match(text, /RELATED-TO;RELTYPE=PARENT:task-/);
     assert.match(text, /\r\nDUE;VALUE=DATE:20260102\r\n/, 'a date without a time is a DATE');
     assert.equal(byTitle('Canceled')['status'], 'CANCELLED');
+  });
+
+  it('a stored rule iCalendar cannot hold (no frequency, an unknown frequency) is kept as X-TICKLER-REPEAT, and the file still parses', async () => {
+    const other = await createAccount(ctx);
+    const repeats = ['BYDAY=MO', 'INTERVAL=2;FASTFORWARD', 'FREQ=FORTNIGHTLY'];
+    await ctx.deps.store.transaction(async (tx) => {
+      const first = await tx.accounts.allocateIds(other.pk, 'task', repeats.length);
+      await tx.tasks.insertMany(other.pk, repeats.map((repeat, i) => newTask(first + i, { title: `Rule ${i}`, repeat })));
+    });
+    const text = await exportTasksIcal(ctx.deps, other.pk);
+    // ical.js itself, which wrote it, reads it back (FREQ=null was what it could not read).
+    ICAL.parse(text);
+    const todos = Object.values(ical.sync.parseICS(text)).filter((c) => c?.type === 'VTODO');
+    assert.equal(todos.length, 3);
+    assert.doesNotMatch(text, /RRULE/);
+    for (const repeat of repeats) assert.match(text, new RegExp(`\\r\\nX-TICKLER-REPEAT:${repeat}\\r\\n`));
   });
 });
