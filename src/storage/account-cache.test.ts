@@ -7,6 +7,7 @@ import { DEFAULT_PREFS } from '../features/users/users.service.js';
 import { ManualClock, settlesAtMs } from '../lib/clock.js';
 import { withAccountCache } from './account-cache.js';
 import { freshDatabase, type TestDatabase } from '../../test/database.js';
+import { newTask } from '../../test/factories.js';
 import { parseDatabaseUrl } from '../config.js';
 import { openStore } from './open.js';
 import type { Account, Store } from './store.js';
@@ -78,11 +79,14 @@ describe('account cache', () => {
     assert.equal(await lastEdit(store, 'lastedit_goal'), 200);
   });
 
-  // On SQLite touchAndAllocate runs touch() through the wrapper anyway: the PostgreSQL pass is the one that holds the wrapper to it.
-  it('drops it too when a stamp moves with a block of ids (touchAndAllocate: one statement on PostgreSQL)', async () => {
+  // An add moves its stamp with the rows it inserts (tasks.insertMany), not through an account method: the cache drops the account its lock took ids of.
+  it('drops it too when an add moves its stamp with the rows it inserts, after a lock that took its ids', async () => {
     await settled();
-    await store.transaction((tx) => tx.accounts.touchAndAllocate(account.pk, ['lastedit_goal'], 250, 'goal', 3));
-    assert.equal(await lastEdit(store, 'lastedit_goal'), 250);
+    await store.transaction(async (tx) => {
+      await tx.accounts.lock(account.pk, { kind: 'task', count: 1 });
+      await tx.tasks.insertMany(account.pk, [newTask(1)], 250);
+    });
+    assert.equal(await lastEdit(store, 'lastedit_task'), 250);
   });
 
   it('does not keep a row that was read before a write committed but answered after it', async () => {

@@ -1,6 +1,6 @@
 import { BoundedMap } from '../lib/bounded-map.js';
 import { settlesAtMs, type Clock } from '../lib/clock.js';
-import type { Account, AccountChanges, AccountsRepo, Repos, SettledAccount, Store, StampName, Stamps } from './store.js';
+import type { Account, AccountChanges, AccountsRepo, IdBlock, LockedAccount, Repos, SettledAccount, Store, StampName, Stamps } from './store.js';
 
 /**
  * A short in-process cache of settled account reads (Store.settledAccount, what account/get
@@ -44,16 +44,20 @@ export function withAccountCache(inner: Store, clock: Clock, seconds: number): S
     return settled;
   }
 
-  /** The methods of AccountsRepo that change an account row. A new one must be added here. */
+  /**
+   * The methods of AccountsRepo that change an account row. A new one must be added here. A lock
+   * that takes ids counts as one: it opens an add, whose insert moves the stamp with the rows
+   * (tasks.insertMany, documents.insertMany), which the adds do only after such a lock.
+   */
   function tracking(accounts: AccountsRepo, touched: Set<number>): AccountsRepo {
     const wrapped: AccountsRepo = Object.create(accounts) as AccountsRepo;
+    wrapped.lock = (pk: number, ids?: IdBlock): Promise<LockedAccount | null> => {
+      if (ids) touched.add(pk);
+      return accounts.lock(pk, ids);
+    };
     wrapped.touch = (pk: number, names: readonly StampName[], now: number): Promise<Partial<Stamps>> => {
       touched.add(pk);
       return accounts.touch(pk, names, now);
-    };
-    wrapped.touchAndAllocate = (pk, names, now, kind, count) => {
-      touched.add(pk);
-      return accounts.touchAndAllocate(pk, names, now, kind, count);
     };
     wrapped.update = (pk: number, changes: AccountChanges): Promise<Account | null> => {
       touched.add(pk);

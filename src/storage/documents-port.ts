@@ -5,6 +5,14 @@
  * hexadecimal string ids that the service makes. Outline nodes, list columns and row cells are
  * structured values: the repository stores them as JSON text and hands them back as values.
  */
+import type { StampName } from './store.js';
+
+/** A stamp of the account that an insert moves (DocumentsRepo.insertMany): to `value`, never back. */
+export interface StampMove {
+  readonly name: StampName;
+  readonly value: number;
+}
+
 export interface Note {
   readonly id: number;
   readonly title: string;
@@ -156,8 +164,13 @@ export interface DocumentsRepo {
   /** Records of the kind in the account (rows: in `list`). */
   count(userPk: number, kind: DocumentKind, list?: string): Promise<number>;
   insert<K extends DocumentKind>(userPk: number, kind: K, record: DocumentTypes[K]): Promise<void>;
-  /** insert() of many records of one kind, in a few multi-row statements (same rules, same result). */
-  insertMany<K extends DocumentKind>(userPk: number, kind: K, records: ReadonlyArray<DocumentTypes[K]>): Promise<void>;
+  /**
+   * insert() of many records of one kind, in a few multi-row statements (same rules, same result).
+   * With `editStamp`, also moves that stamp of the account as AccountsRepo.touch() would (never
+   * back), where the database can in the statement that counts the records (notes, outlines and
+   * lists: an add that has not yet moved its stamp needs no statement of its own for it).
+   */
+  insertMany<K extends DocumentKind>(userPk: number, kind: K, records: ReadonlyArray<DocumentTypes[K]>, editStamp?: StampMove): Promise<void>;
   /** Writes every field of the record with this id (the caller has merged its changes). */
   update<K extends DocumentKind>(userPk: number, kind: K, record: DocumentTypes[K]): Promise<void>;
   /** update() of many records of one kind, in a few multi-row statements whatever their number. Each id at most once. */

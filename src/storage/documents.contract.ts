@@ -179,6 +179,25 @@ export function documentsContract(label: string, open: OpenStore): void {
       assert.equal(await read().documents.get(b, 'list', hex(1)), null);
     });
 
+    it('insertMany with a stamp moves it as touch() would, for every kind (rows: in a statement of its own), and keeps the counts', async () => {
+      const stamps = async (pk: number) => (await read().accounts.get(pk))?.stamps;
+      const before = await stamps(a);
+      const beforeB = await stamps(b);
+      const l = list(hex(1));
+      await tx(async (r) => {
+        await r.documents.insertMany(a, 'note', Array.from({ length: 71 }, (_, i) => note(i + 1)), { name: 'lastedit_note', value: 5000 });
+        await r.documents.insertMany(a, 'outline', [outline(hex(2))], { name: 'lastedit_outline', value: 6000 });
+        await r.documents.insertMany(a, 'list', [l], { name: 'lastedit_list', value: 7000 });
+        await r.documents.insertMany(a, 'row', [row(hex(3), l.id)], { name: 'lastedit_list', value: 6500 });
+      });
+      assert.deepEqual(await stamps(a), { ...before, lastedit_note: 5000, lastedit_outline: 6000, lastedit_list: 7000 }, 'a row never moves it back');
+      await tx((r) => r.documents.insertMany(a, 'row', [row(hex(4), l.id)], { name: 'lastedit_list', value: 8000 }));
+      await tx((r) => r.documents.insertMany(a, 'note', [], { name: 'lastedit_note', value: 9000 }));
+      assert.deepEqual(await stamps(a), { ...before, lastedit_note: 5000, lastedit_outline: 6000, lastedit_list: 8000 }, 'no records, no move');
+      assert.deepEqual(await stamps(b), beforeB, 'the other account keeps its stamps');
+      await countsKept([a, b], [l.id]);
+    });
+
     it('insertMany stores each record as insert does, in statements of any size (0, 1, 71 records), for every kind', async () => {
       const l = list(hex(1));
       const notes = Array.from({ length: 71 }, (_, i) => note(i + 1, { title: `N${i}`, folder: i % 3 }));

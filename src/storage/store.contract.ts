@@ -437,50 +437,77 @@ export function storeContract(label: string, open: OpenStore): void {
       it('refuses an empty or negative block', async () => {
         const a = await createAccount();
         await assert.rejects(tx((r) => r.accounts.allocateIds(a.pk, 'task', 0)));
-        await assert.rejects(tx((r) => r.accounts.touchAndAllocate(a.pk, ['lastedit_task'], 5000, 'task', -1)));
-        assert.equal((await store.read.accounts.get(a.pk))?.stamps.lastedit_task, 0, 'and a refused one moves no stamp');
+        await assert.rejects(tx((r) => r.accounts.lock(a.pk, { kind: 'task', count: -1 })));
       });
 
-      it('touchAndAllocate moves the stamps as touch() does and hands out the blocks allocateIds() does', async () => {
+      it('lock() with a block of ids hands out the blocks allocateIds() does, and reads the same account', async () => {
         const a = await createAccount();
-        const both = (now: number, count: number) => tx((r) => r.accounts.touchAndAllocate(a.pk, ['lastedit_note'], now, 'note', count));
-        assert.deepEqual(await both(1000, 50), { stamps: { lastedit_note: nextStamp(0, 1000) }, first: 1 });
+        const locked = (count: number) => tx((r) => r.accounts.lock(a.pk, { kind: 'note', count }));
+        const first = await locked(50);
+        assert.equal(first?.firstId, 1);
+        assert.deepEqual({ ...first, firstId: null }, await tx((r) => r.accounts.lock(a.pk)), 'the account as lock() alone reads it');
+        assert.equal((await tx((r) => r.accounts.lock(a.pk)))?.firstId, null, 'no block asked, none taken');
         assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, 'note', 1)), 51);
-        assert.deepEqual(await both(5000, 2), { stamps: { lastedit_note: 5000 }, first: 52 });
-        assert.deepEqual(await both(4000, 1), { stamps: { lastedit_note: 5000 }, first: 54 }, 'a stamp never moves back');
-        assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, 'task', 1)), 1, 'other kinds keep their own counters');
-        assert.deepEqual(await tx((r) => r.accounts.touchAndAllocate(a.pk, [], 9000, 'note', 1)), { stamps: {}, first: 55 });
-        const stored = await store.read.accounts.get(a.pk);
-        assert.equal(stored?.stamps.lastedit_note, 5000);
-        assert.equal(stored?.stamps.lastedit_task, 0, 'and no other stamp moves');
-        await assert.rejects(tx((r) => r.accounts.touchAndAllocate(a.pk + 100_000, ['lastedit_note'], 1000, 'note', 1)));
+        assert.equal((await locked(2))?.firstId, 52);
+        assert.equal((await tx((r) => r.accounts.lock(a.pk, { kind: 'task', count: 1 })))?.firstId, 1, 'other kinds keep their own counters');
+        assert.equal(await tx((r) => r.accounts.lock(a.pk + 100_000, { kind: 'note', count: 1 })), null, 'no account, no block');
+        assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, 'note', 1)), 54);
       });
 
-      it('touchAndAllocate: a rolled-back transaction releases its block and its stamp', async () => {
+      it('lock() takes its block the same when it is not the transaction\'s first statement', async () => {
+        const a = await createAccount();
+        const locked = await tx(async (r) => {
+          await r.accounts.get(a.pk);
+          return r.accounts.lock(a.pk, { kind: 'task', count: 4 });
+        });
+        assert.equal(locked?.firstId, 1);
+        assert.equal(locked?.pk, a.pk);
+        assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, 'task', 1)), 5);
+      });
+
+      it('a rolled-back transaction releases the block its lock took', async () => {
         const a = await createAccount();
         await assert.rejects(
           tx(async (r) => {
-            await r.accounts.touchAndAllocate(a.pk, ['lastedit_task'], 7000, 'task', 5);
+            await r.accounts.lock(a.pk, { kind: 'task', count: 5 });
             throw new Error('rolled back');
           }),
         );
-        assert.deepEqual(await tx((r) => r.accounts.touchAndAllocate(a.pk, ['lastedit_task'], 6000, 'task', 1)), { stamps: { lastedit_task: 6000 }, first: 1 });
+        assert.equal((await tx((r) => r.accounts.lock(a.pk, { kind: 'task', count: 1 })))?.firstId, 1);
       });
 
-      it('concurrent transactions get disjoint ids whichever of the two they call', async () => {
+      it('releaseIds gives back the unused tail of the last block, and nothing once a later block was taken', async () => {
+        const a = await createAccount();
+        const next = await tx(async (r) => {
+          const first = (await r.accounts.lock(a.pk, { kind: 'task', count: 10 }))?.firstId as number;
+          await r.accounts.releaseIds(a.pk, 'task', first + 3, first + 10);
+          return r.accounts.allocateIds(a.pk, 'task', 1);
+        });
+        assert.equal(next, 4, 'ids 4 to 10 went back');
+        await tx(async (r) => {
+          const first = await r.accounts.allocateIds(a.pk, 'task', 5);
+          await r.accounts.allocateIds(a.pk, 'task', 1);
+          await r.accounts.releaseIds(a.pk, 'task', first + 2, first + 5);
+        });
+        assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, 'task', 1)), 11, 'a block taken after it keeps the tail taken');
+        await tx((r) => r.accounts.releaseIds(a.pk, 'task', 12, 12));
+        assert.equal(await tx((r) => r.accounts.allocateIds(a.pk, 'task', 1)), 12, 'an empty tail changes nothing');
+      });
+
+      it('concurrent transactions get disjoint ids, whether their lock takes them or allocateIds() does', async () => {
         const a = await createAccount();
         const firsts = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
             tx(async (r) => {
+              if (i % 2 === 0) return (await r.accounts.lock(a.pk, { kind: 'task', count: 3 }))?.firstId as number;
               await r.accounts.lock(a.pk);
               await yieldToOthers();
-              return i % 2 === 0 ? r.accounts.allocateIds(a.pk, 'task', 3) : (await r.accounts.touchAndAllocate(a.pk, ['lastedit_task'], 1000 + i, 'task', 3)).first;
+              return r.accounts.allocateIds(a.pk, 'task', 3);
             }),
           ),
         );
         const ids = firsts.flatMap((f) => [f, f + 1, f + 2]).sort((x, y) => x - y);
         assert.deepEqual(ids, Array.from({ length: 60 }, (_, i) => i + 1));
-        assert.equal((await store.read.accounts.get(a.pk))?.stamps.lastedit_task, 1019);
       });
     });
 
@@ -868,7 +895,7 @@ export function storeContract(label: string, open: OpenStore): void {
       it('lock(pk) returns the account it locked, and null for an account that does not exist', async () => {
         const a = await createAccount();
         const none = { note: 0, outline: 0, list: 0 };
-        assert.deepEqual(await tx((r) => r.accounts.lock(a.pk)), { ...(await store.read.accounts.get(a.pk)), taskCount: 0, documentCounts: none });
+        assert.deepEqual(await tx((r) => r.accounts.lock(a.pk)), { ...(await store.read.accounts.get(a.pk)), taskCount: 0, documentCounts: none, firstId: null });
         await tx((r) => r.tasks.insertMany(a.pk, [newTask(1), newTask(2)]));
         assert.equal((await tx((r) => r.accounts.lock(a.pk)))?.taskCount, 2, 'and how many tasks it holds');
         const note = (id: number) => ({ id, title: `Note ${id}`, text: '', folder: 0, private: 0, added: 100, modified: 100 });

@@ -73,6 +73,14 @@ export interface LockedAccount extends Account {
   readonly taskCount: number;
   /** The kept counts of the account's notes, outlines and lists (migration 14), as locked. */
   readonly documentCounts: Readonly<Record<Exclude<DocumentKind, 'row'>, number>>;
+  /** The first id of the block lock() was asked to take with the lock; null when it was asked none. */
+  readonly firstId: number | null;
+}
+
+/** Ids a write call takes with its account's lock (AccountsRepo.lock): `count` of `kind`. */
+export interface IdBlock {
+  readonly kind: RecordKind;
+  readonly count: number;
 }
 
 export interface NewAccount {
@@ -272,11 +280,16 @@ export interface AccountsRepo {
    * Serialises writers of this account until the transaction ends (no-op outside one). A write
    * reads the clock for its stamps after this (lockAccount() in features/account does both):
    * Store.settledAccount relies on it. Returns the account as the lock found it (null: none).
+   * With `ids`, also takes that block of ids, as allocateIds() would, once the account is locked
+   * (one statement on PostgreSQL: an add's lock and ids in one round trip); a block the call
+   * does not use all of goes back with releaseIds().
    */
-  lock(pk: number): Promise<LockedAccount | null>;
+  lock(pk: number, ids?: IdBlock): Promise<LockedAccount | null>;
   /**
    * Moves the named stamps to nextStamp(previous, nowSeconds) (never back) and returns the new
-   * values. Every write that changes what a stamp covers calls this in the same transaction.
+   * values. Every write that changes what a stamp covers calls this in the same transaction, or
+   * moves the stamp by the same rule with the rows it inserts (an add: tasks.insertMany,
+   * documents.insertMany).
    */
   touch(pk: number, names: readonly StampName[], nowSeconds: number): Promise<Partial<Stamps>>;
   /**
@@ -284,8 +297,12 @@ export interface AccountsRepo {
    * at 1 and are never handed out twice (a rolled-back transaction releases its block).
    */
   allocateIds(pk: number, kind: RecordKind, count: number): Promise<number>;
-  /** touch() then allocateIds(), as one statement where the database can (one round trip on PostgreSQL). */
-  touchAndAllocate(pk: number, names: readonly StampName[], nowSeconds: number, kind: RecordKind, count: number): Promise<{ stamps: Partial<Stamps>; first: number }>;
+  /**
+   * The ids of `kind` from `from` up to `end` (excluded), the end of the last block this
+   * transaction took, were not used: the next block starts at `from` again. Does nothing when ids
+   * past `end` have been handed out since.
+   */
+  releaseIds(pk: number, kind: RecordKind, from: number, end: number): Promise<void>;
   isKnownDevice(pk: number, deviceHash: string): Promise<boolean>;
   rememberDevice(pk: number, deviceHash: string, nowSeconds: number): Promise<void>;
   /** Every account, oldest first. */

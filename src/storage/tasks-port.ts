@@ -151,8 +151,13 @@ export interface TasksRepo {
    */
   pageWritten(userPk: number, query: TaskQuery, fields: readonly PublicTaskField[], form: RecordForm): Promise<TaskWrittenPage>;
   insert(userPk: number, task: Task): Promise<void>;
-  /** insert() of many tasks, in a few multi-row statements (same rules, same result). */
-  insertMany(userPk: number, tasks: readonly Task[]): Promise<void>;
+  /**
+   * insert() of many tasks, in a few multi-row statements (same rules, same result). With
+   * `editStamp`, also moves the account's lastedit_task to it as AccountsRepo.touch() would (never
+   * back), in the statement that counts the rows: an add that has not yet moved its stamp needs
+   * no statement of its own for it.
+   */
+  insertMany(userPk: number, tasks: readonly Task[], editStamp?: number): Promise<void>;
   /**
    * Writes every field of the task (the caller has merged its changes). With insert/insertMany,
    * the only way a task's text is written: on SQLite each keeps the text's XML in task_xml

@@ -218,6 +218,23 @@ export function tasksContract(label: string, open: OpenStore): void {
         assert.deepEqual(page.tasks.slice(0, 327), batch.map((t) => listed(t)));
       });
 
+      it('insertMany with a stamp moves lastedit_task as touch() would, in batches of every size, and counts the tasks', async () => {
+        const stamps = async () => (await read().accounts.get(a))?.stamps;
+        const before = await stamps();
+        await tx((r) => r.tasks.insertMany(a, Array.from({ length: 71 }, (_, i) => fullTask(i + 1)), 5000));
+        assert.deepEqual(await stamps(), { ...before, lastedit_task: 5000 }, 'to the stamp, and no other stamp moves');
+        await tx((r) => r.tasks.insertMany(a, [fullTask(72)], 4000));
+        assert.equal((await stamps())?.lastedit_task, 5000, 'never back');
+        await tx((r) => r.tasks.insertMany(a, [], 9000));
+        assert.equal((await stamps())?.lastedit_task, 5000, 'no tasks, no move');
+        await tx((r) => r.tasks.insertMany(a, [fullTask(73)]));
+        assert.equal((await stamps())?.lastedit_task, 5000, 'no stamp given, none moves');
+        await tx((r) => r.tasks.insertMany(a, [fullTask(74)], 6000));
+        assert.equal((await stamps())?.lastedit_task, 6000);
+        assert.equal(await read().tasks.count(a), 74);
+        assert.equal((await read().accounts.get(b))?.stamps.lastedit_task, before?.lastedit_task, 'the other account keeps its stamp');
+      });
+
       it('insertMany of a taken id writes none of the batch (one transaction)', async () => {
         await insert(a, fullTask(3));
         await assert.rejects(tx((r) => r.tasks.insertMany(a, [fullTask(1), fullTask(2), fullTask(3)])));

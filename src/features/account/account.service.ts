@@ -2,7 +2,7 @@ import { ApiError } from '../../errors.js';
 import type { Deps } from '../../deps.js';
 import { reportedStamp, unixSeconds } from '../../lib/clock.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
-import { STAMP_NAMES, type Account, type LockedAccount, type Repos, type SettledAccount, type StampName } from '../../storage/store.js';
+import { STAMP_NAMES, type Account, type IdBlock, type LockedAccount, type Repos, type SettledAccount, type StampName } from '../../storage/store.js';
 
 /** The account as last read (through the account cache), or error 2 if it was removed. */
 export async function settledAccountOf(deps: Deps, auth: AuthContext): Promise<SettledAccount> {
@@ -28,10 +28,11 @@ export function reportedAccount({ account, asOfMs }: SettledAccount): Account {
 /**
  * The first step of every write to an account's records: serialises the account's writers, then
  * reads the clock for the write's stamps. The order matters: Store.settledAccount counts on every
- * write it does not show having read its clock after its lock. Returns the account as locked.
+ * write it does not show having read its clock after its lock. Returns the account as locked,
+ * with the block of `ids` taken (an add's: AccountsRepo.lock).
  */
-export async function lockAccount(deps: Deps, tx: Repos, userPk: number): Promise<{ now: number; account: LockedAccount }> {
-  const account = await tx.accounts.lock(userPk);
+export async function lockAccount(deps: Deps, tx: Repos, userPk: number, ids?: IdBlock): Promise<{ now: number; account: LockedAccount }> {
+  const account = await tx.accounts.lock(userPk, ids);
   // A token can outlive its account only if the account was removed (as in settledAccountOf above).
   if (!account) throw new ApiError(2);
   return { now: unixSeconds(deps.clock), account };

@@ -2,7 +2,8 @@ import type { Deps } from '../../deps.js';
 import { itemError, type ItemError } from '../../errors.js';
 import { randomHex } from '../../lib/crypto.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
-import type { AttachmentKind, DocumentId, List } from '../../storage/store.js';
+import { nextStamp } from '../../lib/clock.js';
+import type { AttachmentKind, DocumentId, IdBlock, List, LockedAccount } from '../../storage/store.js';
 import { lockAccount } from '../account/account.service.js';
 import { idRef } from '../tasks/tasks.write.js';
 import { classifyDocumentId, isItem, MAX_REF_CHARS, readWhole, type Item } from './document-fields.js';
@@ -22,6 +23,10 @@ export type DeletedResult = { readonly id: DocumentId; readonly list?: string } 
 interface Call extends WriteScope {
   readonly spec: DocumentSpec;
   readonly now: number;
+  /** The account as the call's lock read it. */
+  readonly locked: LockedAccount;
+  /** The note ids the call took with its lock (writeCall's `ids`): `count` from `first`. */
+  ids?: { readonly first: number; readonly count: number };
   /** The stamps of this call, taken at its first change: every change of the call carries them. */
   editStamp?: number;
   deleteStamp?: number;
@@ -43,12 +48,15 @@ interface Call extends WriteScope {
   readonly records: Map<string, AnyDocument | null>;
 }
 
-async function writeCall<T>(deps: Deps, auth: AuthContext, spec: DocumentSpec, each: (call: Call) => Promise<T>): Promise<T> {
+/** `ids`: an add of a kind with integer ids takes one for each item with the lock (AccountsRepo.lock). */
+async function writeCall<T>(deps: Deps, auth: AuthContext, spec: DocumentSpec, each: (call: Call) => Promise<T>, ids?: IdBlock): Promise<T> {
   return deps.store.transaction(async (tx) => {
-    const { now, account } = await lockAccount(deps, tx, auth.userPk);
+    const { now, account } = await lockAccount(deps, tx, auth.userPk, ids);
     // An account's count of notes, outlines or lists comes with the lock; a list's rows are counted at its first add.
     const counts = new Map(spec.kind === 'row' ? [] : [['', account.documentCounts[spec.kind]]]);
-    return each({ tx, userPk: auth.userPk, limits: deps.config.recordLimits, spec, now, counts, lists: new Map(), refs: new Map(), records: new Map() });
+    const call: Call = { tx, userPk: auth.userPk, limits: deps.config.recordLimits, spec, now, counts, lists: new Map(), refs: new Map(), records: new Map(), locked: account };
+    if (ids && account.firstId !== null) call.ids = { first: account.firstId, count: ids.count };
+    return each(call);
   });
 }
 
@@ -57,12 +65,28 @@ async function editStamp(call: Call): Promise<number> {
   return call.editStamp;
 }
 
-/** The call's edit stamp and a block of `count` integer ids: one statement when the stamp is not yet taken (one round trip on PostgreSQL). */
-async function editStampAndIds(call: Call, count: number): Promise<{ stamp: number; first: number }> {
-  if (call.editStamp !== undefined) return { stamp: call.editStamp, first: await call.tx.accounts.allocateIds(call.userPk, 'note', count) };
-  const taken = await call.tx.accounts.touchAndAllocate(call.userPk, [call.spec.editStamp], call.now, 'note', count);
-  call.editStamp = taken.stamps[call.spec.editStamp] as number;
-  return { stamp: call.editStamp, first: taken.first };
+/**
+ * The stamp of `count` new records, whether their insert must move it, and the first of their
+ * integer ids (0 for the other kinds). In a call whose lock took its ids (Call.ids: an add of
+ * notes), the ids are that block, whose unused tail goes back, and the insert moves the stamp if
+ * the call has not yet (documents.insertMany's `editStamp`: no statement of its own; the account
+ * cache counts on such a lock, see storage/account-cache.ts); the stamp is the one touch() would
+ * give, from the account as its lock read it (only a holder of the lock moves it). Otherwise,
+ * touch() and, for integer ids, a block taken now.
+ */
+async function stampAndIdsForAdd(call: Call, count: number, integerIds: boolean): Promise<{ stamp: number; first: number; moveStamp: boolean }> {
+  if (!call.ids) return { stamp: await editStamp(call), first: integerIds ? await call.tx.accounts.allocateIds(call.userPk, 'note', count) : 0, moveStamp: false };
+  const moveStamp = call.editStamp === undefined;
+  const stamp = (call.editStamp ??= nextStamp(call.locked.stamps[call.spec.editStamp], call.now));
+  if (count > call.ids.count) throw new Error(`${count} new records, ${call.ids.count} ids taken`);
+  await releaseUnusedIds(call, count);
+  return { stamp, first: call.ids.first, moveStamp };
+}
+
+/** Gives back the ids of the lock's block (Call.ids) past its first `used`. */
+async function releaseUnusedIds(call: Call, used: number): Promise<void> {
+  const block = call.ids;
+  if (block && used < block.count) await call.tx.accounts.releaseIds(call.userPk, 'note', block.first + used, block.first + block.count);
 }
 
 async function deleteStamp(call: Call): Promise<number> {
@@ -106,16 +130,19 @@ interface Accepted {
 
 /**
  * Every item is judged first, in order, each against what the items before it add (counts, refs);
- * then the accepted ones take one block of ids and go in with one multi-row insert, so a call
- * costs a fixed number of statements instead of two per record (docs/decisions/0007). A refused
- * item takes no id.
+ * then the accepted ones go in with one multi-row insert, which moves the stamp, so a call costs
+ * a fixed number of statements instead of two per record (docs/decisions/0007). Integer ids are
+ * taken with the lock, one per item; a refused item's goes back, so it takes none.
  */
 export async function addDocuments(deps: Deps, auth: AuthContext, spec: DocumentSpec, items: readonly unknown[]): Promise<DocumentResult[]> {
-  return writeCall(deps, auth, spec, async (call) => {
+  // Integer ids come with the lock, one for each item; those of refused items go back.
+  const ids = spec.idForm === 'integer' && items.length > 0 ? { kind: 'note' as const, count: items.length } : undefined;
+  const add = async (call: Call): Promise<DocumentResult[]> => {
     await takenRefs(call, items);
     const judged: Array<Accepted | ItemError> = [];
     for (const item of items) judged.push(await judgeAdd(call, item));
     const accepted = judged.filter((j): j is Accepted => !('errorCode' in j));
+    if (accepted.length === 0) await releaseUnusedIds(call, 0);
     const records = accepted.length === 0 ? [] : await storeAdds(call, accepted);
     let next = 0;
     return judged.map((j, i) => {
@@ -123,7 +150,8 @@ export async function addDocuments(deps: Deps, auth: AuthContext, spec: Document
       if ('errorCode' in j) return { ...j, ref: ref ?? '' };
       return { record: records[next++] as AnyDocument, ...(ref !== undefined && { ref }) };
     });
-  });
+  };
+  return writeCall(deps, auth, spec, add, ids);
 }
 
 async function judgeAdd(call: Call, item: unknown): Promise<Accepted | ItemError> {
@@ -151,12 +179,12 @@ async function judgeAdd(call: Call, item: unknown): Promise<Accepted | ItemError
   return { values: values.value, ref, list: listId, id };
 }
 
-/** Stores the accepted adds of a call: one block of ids, one multi-row insert, then what follows from them. */
+/** Stores the accepted adds of a call: their ids (the lock's block, for notes), one multi-row insert that moves the stamp, then what follows from them. */
 async function storeAdds(call: Call, accepted: readonly Accepted[]): Promise<AnyDocument[]> {
   const { spec, tx, userPk } = call;
-  const { stamp, first } = spec.idForm === 'integer' ? await editStampAndIds(call, accepted.length) : { stamp: await editStamp(call), first: 0 };
+  const { stamp, first, moveStamp } = await stampAndIdsForAdd(call, accepted.length, spec.idForm === 'integer');
   const records = accepted.map((a, i) => spec.create(a.values, { id: a.id ?? first + i, ref: a.ref, stamp, list: a.list }));
-  await tx.documents.insertMany(userPk, spec.kind, records);
+  await tx.documents.insertMany(userPk, spec.kind, records, moveStamp ? { name: spec.editStamp, value: stamp } : undefined);
   await spec.afterWrite?.(call, records.map((next) => ({ next, stored: null })), stamp);
   return records;
 }

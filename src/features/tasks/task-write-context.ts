@@ -1,6 +1,7 @@
 import { itemError, type ItemError } from '../../errors.js';
 import type { OtherAccounts } from '../sharing/other-accounts.js';
 import type { Account, Repos } from '../../storage/store.js';
+import { nextStamp } from '../../lib/clock.js';
 import { LIMITS } from './task-rules.js';
 
 /**
@@ -16,6 +17,8 @@ export interface WriteContext {
    */
   readonly prefetch?: (ids: readonly number[], metaIds?: readonly number[]) => Promise<void>;
   readonly account: Account;
+  /** The task ids the call took with its lock (writeCall's `ids`): `count` from `first`. */
+  readonly ids?: { readonly first: number; readonly count: number };
   readonly clientPk: number;
   readonly now: number;
   /** lastedit_task stamp of this call, taken at its first change: every change of the call carries it. */
@@ -40,12 +43,27 @@ export async function editStamp(ctx: WriteContext): Promise<number> {
   return ctx.editStamp;
 }
 
-/** The call's edit stamp and a block of `count` task ids: one statement when the stamp is not yet taken (one round trip on PostgreSQL). */
-export async function editStampAndIds(ctx: WriteContext, count: number): Promise<{ stamp: number; first: number }> {
-  if (ctx.editStamp !== undefined) return { stamp: ctx.editStamp, first: await ctx.tx.accounts.allocateIds(ctx.account.pk, 'task', count) };
-  const taken = await ctx.tx.accounts.touchAndAllocate(ctx.account.pk, ['lastedit_task'], ctx.now, 'task', count);
-  ctx.editStamp = taken.stamps.lastedit_task as number;
-  return { stamp: ctx.editStamp, first: taken.first };
+/**
+ * The stamp and the first id of `count` new tasks, and whether their insert must move the stamp.
+ * In a call whose lock took its ids (WriteContext.ids), the ids are that block, whose unused tail
+ * goes back, and the insert moves the stamp if the call has not yet (tasks.insertMany's
+ * `editStamp`: no statement of its own; the account cache counts on such a lock, see
+ * storage/account-cache.ts); the stamp is the one touch() would give, from the account as its
+ * lock read it (only a holder of the lock moves it). Otherwise, touch() and a block taken now.
+ */
+export async function stampAndIdsForAdd(ctx: WriteContext, count: number): Promise<{ stamp: number; first: number; moveStamp: boolean }> {
+  if (!ctx.ids) return { stamp: await editStamp(ctx), first: await ctx.tx.accounts.allocateIds(ctx.account.pk, 'task', count), moveStamp: false };
+  const moveStamp = ctx.editStamp === undefined;
+  const stamp = (ctx.editStamp ??= nextStamp(ctx.account.stamps.lastedit_task, ctx.now));
+  if (count > ctx.ids.count) throw new Error(`${count} new tasks, ${ctx.ids.count} ids taken`);
+  await releaseUnusedIds(ctx, count);
+  return { stamp, first: ctx.ids.first, moveStamp };
+}
+
+/** Gives back the ids of the lock's block (WriteContext.ids) past its first `used`. */
+export async function releaseUnusedIds(ctx: WriteContext, used: number): Promise<void> {
+  const block = ctx.ids;
+  if (block && used < block.count) await ctx.tx.accounts.releaseIds(ctx.account.pk, 'task', block.first + used, block.first + block.count);
 }
 
 export async function deleteStamp(ctx: WriteContext): Promise<number> {

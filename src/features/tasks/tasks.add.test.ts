@@ -41,6 +41,13 @@ describe('tasks/add', () => {
     assert.equal(e?.['errorCode'], 611);
     assert.match(e?.['errorDesc'] as string, /priority/);
     assert.equal(e?.['ref'], 'r4');
+    // The call took an id for each of its five items with its lock: the three it did not use went back.
+    const [next] = body(await tasksCall(ctx, token, 'add', [{ title: 'Next' }]));
+    assert.equal(next?.['id'], (a?.['id'] as number) + 2, 'the next call numbers on');
+    const refused = body(await tasksCall(ctx, token, 'add', [{ title: '' }, 'x']));
+    assert.deepEqual(refused.map((r) => r['errorCode']), [601, 611]);
+    const [after] = body(await tasksCall(ctx, token, 'add', [{ title: 'After' }]));
+    assert.equal(after?.['id'], (a?.['id'] as number) + 3, 'a call refused whole uses none');
   });
 
   it('without a ref, a success has no ref key and an error has ref ""', async () => {

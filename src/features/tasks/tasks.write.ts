@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import { lockAccount } from '../account/account.service.js';
 import { classifyId } from '../../http/params.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
-import type { ListedTask, Task } from '../../storage/store.js';
+import type { IdBlock, ListedTask, Task } from '../../storage/store.js';
 import { applyLinkChanges, checkLinkChanges, readLinkChanges, type LinkChanges } from './task-attachments.js';
 import { copyToOthers, jointChanged, leaveOnDelete } from '../sharing/joint-tasks.js';
 import { OtherAccounts } from '../sharing/other-accounts.js';
@@ -12,7 +12,7 @@ import { checkReferences } from './task-checks.js';
 import { parseTaskInput, type TaskPatch } from './task-input.js';
 import { repeatCompletion } from './task-repeat.js';
 import { noonOf, normalizeRemind } from './task-rules.js';
-import { deleteStamp, editStamp, editStampAndIds, markParentChanged, reserveTask, type WriteContext } from './task-write-context.js';
+import { deleteStamp, editStamp, markParentChanged, releaseUnusedIds, reserveTask, stampAndIdsForAdd, type WriteContext } from './task-write-context.js';
 
 /** What a write call reports per item: the task as it now is, or an inline error. */
 export type WriteResult = { readonly task: ListedTask; readonly ref?: string | number } | ItemError;
@@ -33,14 +33,14 @@ export interface Wanted {
  * may reach in one order, by key, before anything else: two calls of two participants then never
  * wait on each other in a cycle (which PostgreSQL would end as a deadlock).
  */
-export async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: WriteContext) => Promise<T>, options: { partners?: boolean } = {}): Promise<T> {
+export async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: WriteContext) => Promise<T>, options: { partners?: boolean; ids?: IdBlock } = {}): Promise<T> {
   return deps.store.transaction(async (inner) => {
     const calls = new CallRepos(inner, auth.userPk);
     const tx = calls.tx;
     const others = new OtherAccounts(tx, deps.clock);
     const partners = options.partners ? await tx.sharing.partners(auth.userPk) : [];
     for (const pk of partners) if (pk < auth.userPk) await others.lock(pk);
-    const { now, account } = await lockAccount(deps, tx, auth.userPk);
+    const { now, account } = await lockAccount(deps, tx, auth.userPk, options.ids);
     for (const pk of partners) if (pk > auth.userPk) await others.lock(pk);
     others.lockedAlready([auth.userPk]);
     const result = await each({
@@ -50,6 +50,7 @@ export async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: Wr
         await calls.prefetchMetas(auth.clientPk, metaIds);
       },
       account,
+      ...(options.ids && account.firstId !== null && { ids: { first: account.firstId, count: options.ids.count } }),
       clientPk: auth.clientPk,
       now,
       stampedParents: new Set(),
@@ -120,15 +121,18 @@ function refOf(item: unknown): string | number | undefined {
 /**
  * tasks/add. Every item is judged first, in order (its own fields, then what the database says of
  * its references, then the account's room); then the good ones are written together: one block of
- * ids, one multi-row insert, one stamp. A call of 50 tasks costs a handful of statements instead
- * of two per task (docs/decisions/0007), and ids are still handed out in submission order, to the
- * items that succeed only.
+ * ids, taken with the lock, and one multi-row insert, which moves the stamp. A call of 50 tasks
+ * costs a handful of statements instead of two per task (docs/decisions/0007), and ids are still
+ * handed out in submission order, to the items that succeed only (the others' go back).
  */
 export async function addTasks(deps: Deps, auth: AuthContext, items: readonly unknown[], wanted: Wanted): Promise<WriteResult[]> {
-  return writeCall(deps, auth, async (ctx) => {
+  // The call's ids come with its lock, one for each item; those of refused items go back.
+  const ids = items.length > 0 ? { kind: 'task' as const, count: items.length } : undefined;
+  const add = async (ctx: WriteContext): Promise<WriteResult[]> => {
     const judged: Array<Judged | ItemError> = [];
     for (const item of items) judged.push(await judgeAdd(ctx, item));
     const good = judged.filter((j): j is Judged => !('errorCode' in j));
+    if (good.length === 0) await releaseUnusedIds(ctx, 0);
     const written = good.length === 0 ? [] : await insertAdded(ctx, good, wanted);
     let next = 0;
     return judged.map((j, i) => {
@@ -136,7 +140,8 @@ export async function addTasks(deps: Deps, auth: AuthContext, items: readonly un
       if ('errorCode' in j) return { ...j, ref: ref ?? '' };
       return { task: written[next++] as ListedTask, ...(ref !== undefined && { ref }) };
     });
-  });
+  };
+  return writeCall(deps, auth, add, ids && { ids });
 }
 
 /** What an add item will write: its fields, and the records it links (attach, an addition). */
@@ -161,7 +166,7 @@ async function judgeAdd(ctx: WriteContext, item: unknown): Promise<Judged | Item
 /** Writes the judged items as new tasks, in order; returns them as the call shows them. */
 async function insertAdded(ctx: WriteContext, items: readonly Judged[], wanted: Wanted): Promise<ListedTask[]> {
   const patches = items.map((j) => j.patch);
-  const { stamp, first } = await editStampAndIds(ctx, patches.length);
+  const { stamp, first, moveStamp } = await stampAndIdsForAdd(ctx, patches.length);
   // Subtasks of one parent added in one call line up after its last subtask, in order.
   const orders = new Map<number, number>();
   const nextOrder = async (parent: number): Promise<number> => {
@@ -174,7 +179,7 @@ async function insertAdded(ctx: WriteContext, items: readonly Judged[], wanted: 
     const parent = p.parent ?? 0;
     tasks.push(newTaskOf(ctx, p, first + i, stamp, parent === 0 ? 0 : await nextOrder(parent)));
   }
-  await ctx.tx.tasks.insertMany(ctx.account.pk, tasks);
+  await ctx.tx.tasks.insertMany(ctx.account.pk, tasks, moveStamp ? stamp : undefined);
   const metas = patches.flatMap((p, i) => (p.meta ? [{ taskId: first + i, meta: p.meta }] : []));
   if (metas.length > 0) await ctx.tx.tasks.setMetas(ctx.account.pk, ctx.clientPk, metas);
   for (const [i, j] of items.entries()) if (j.links) await applyLinkChanges(ctx.tx, ctx.account.pk, first + i, j.links);

@@ -15,8 +15,8 @@ import { SqliteStore } from '../sqlite/sqlite-store.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { ConfigError } from '../../config.js';
 import { openForServing } from '../open.js';
-import { UnsupportedDatabase } from '../store.js';
-import { PgDb, pgDialect, VariedNames } from './pg-db.js';
+import { UnsupportedDatabase, type Repos } from '../store.js';
+import { PgDb, pgDialect, VariedNames, withIntegers } from './pg-db.js';
 import { PostgresStore } from './pg-store.js';
 import { openPostgres } from './open-postgres.test-kit.js';
 
@@ -25,20 +25,31 @@ const base = testDatabaseUrl();
 describe('postgres store: a transaction that fails', () => {
   // A stand-in for a pooled connection, to see what the store gives back to the pool. No server is
   // needed: the pool connects only when asked, and connect() is replaced.
-  async function failingTransaction(rollbackFails: boolean): Promise<unknown[]> {
+  /** A store on a stand-in connection that records what it is sent; a text of two statements gets two results. */
+  function standIn(rollbackFails = false, refuses?: RegExp): { store: PostgresStore; sent: string[]; released: unknown[] } {
     const store = new PostgresStore({ url: 'postgres://nobody@127.0.0.1:1/none', poolSize: 2 });
+    const sent: string[] = [];
     const released: unknown[] = [];
     const client = {
-      query: async (sql: string) => {
+      query: async (q: string | { text: string }) => {
+        const sql = typeof q === 'string' ? q : q.text;
+        sent.push(sql);
         if (sql === 'ROLLBACK' && rollbackFails) throw new Error('Connection terminated unexpectedly');
-        return { rows: [] };
+        if (refuses?.test(sql)) throw new Error('refused');
+        return sql.startsWith('BEGIN;') ? [{ rows: [] }, { rows: [] }] : { rows: [] };
       },
       release: (err?: unknown) => void released.push(err),
     };
     (store as unknown as { pool: { connect: () => Promise<unknown> } }).pool.connect = async () => client;
+    return { store, sent, released };
+  }
+
+  async function failingTransaction(rollbackFails: boolean): Promise<unknown[]> {
+    const { store, released } = standIn(rollbackFails);
     try {
       await assert.rejects(
-        store.transaction(async () => {
+        store.transaction(async (tx) => {
+          await tx.accounts.get(1);
           throw new Error('boom');
         }),
         /boom/,
@@ -58,6 +69,62 @@ describe('postgres store: a transaction that fails', () => {
     const released = await failingTransaction(true);
     assert.equal(released.length, 1);
     assert.match(String(released[0]), /Connection terminated/, 'release(err) closes the connection');
+  });
+
+  it('sends BEGIN with an opening statement (the lock), written with its integers, in one message', async () => {
+    const { store, sent } = standIn();
+    try {
+      await store.transaction(async (tx) => {
+        await tx.accounts.lock(7, { kind: 'task', count: 3 });
+        await tx.accounts.get(8);
+      });
+    } finally {
+      await store.close();
+    }
+    assert.equal(sent.length, 3);
+    assert.match(sent[0] as string, /^BEGIN; WITH a AS \(SELECT .* FROM accounts WHERE pk = 7 FOR NO KEY UPDATE\) a\), ids AS \(INSERT INTO id_counters .* SELECT pk, 'task', 4 FROM a /);
+    assert.doesNotMatch(sent[0] as string, /\$\d/);
+    assert.match(sent[1] as string, /FROM accounts WHERE pk = \$1$/, 'the statements after it are sent with their values apart');
+    assert.equal(sent[2], 'COMMIT');
+  });
+
+  it('sends BEGIN on its own, answered first, before any other first statement', async () => {
+    const firsts: Array<(tx: Repos) => Promise<unknown>> = [(tx) => tx.accounts.pkByUserid('someone; DROP TABLE accounts'), (tx) => tx.accounts.get(5)];
+    for (const first of firsts) {
+      const { store, sent } = standIn();
+      try {
+        await store.transaction(first);
+      } finally {
+        await store.close();
+      }
+      assert.equal(sent[0], 'BEGIN');
+      assert.match(sent[1] as string, /WHERE (userid|pk) = \$1$/, 'its values apart, even integers');
+      assert.equal(sent[2], 'COMMIT');
+    }
+  });
+
+  it('rolls back when the message that carried BEGIN failed, and reports the statement\'s error', async () => {
+    const { store, sent, released } = standIn(false, /^BEGIN; /);
+    try {
+      await assert.rejects(store.transaction((tx) => tx.accounts.lock(7)), /refused/);
+    } finally {
+      await store.close();
+    }
+    assert.equal(sent.length, 2);
+    assert.equal(sent[1], 'ROLLBACK');
+    assert.deepEqual(released, [undefined]);
+  });
+
+  it('a transaction that sends no statement neither begins nor ends, and gives its connection back', async () => {
+    const { store, sent, released } = standIn();
+    try {
+      assert.equal(await store.transaction(async () => 'nothing'), 'nothing');
+      await assert.rejects(store.transaction(async () => Promise.reject(new Error('early'))), /early/);
+    } finally {
+      await store.close();
+    }
+    assert.deepEqual(sent, []);
+    assert.deepEqual(released, [undefined, undefined]);
   });
 });
 
@@ -506,3 +573,17 @@ if (base) {
     it('is skipped: TEST_DATABASE_URL is not set', { skip: 'set TEST_DATABASE_URL (as .ci/run does) to run the PostgreSQL part' }, () => undefined);
   });
 }
+
+describe('withIntegers: the values a first statement carries in its text', () => {
+  it('writes integers, a negative one bracketed', () => {
+    assert.equal(withIntegers('SELECT a FROM t WHERE pk = ? AND n > 0 - ?', [12, -3]), 'SELECT a FROM t WHERE pk = 12 AND n > 0 - (-3)');
+  });
+
+  it('refuses any other value, and a count of values that does not match the placeholders', () => {
+    for (const values of [['12'], [1.5], [null], [Number.MAX_SAFE_INTEGER + 1], [Number.NaN]]) {
+      assert.equal(withIntegers('SELECT 1 WHERE x = ?', values as never[]), null, JSON.stringify(values));
+    }
+    assert.equal(withIntegers('SELECT 1 WHERE x = ? AND y = ?', [1]), null);
+    assert.equal(withIntegers('SELECT 1 WHERE x = ?', [1, 2]), null);
+  });
+});

@@ -8,7 +8,7 @@ import { makeRepos } from '../sql/repos.js';
 import { TargetNotEmpty, type TableDump } from '../copy.js';
 import { UnsupportedDatabase, type Account, type CountersRepo, type MigrationStatus, type Repos, type SettledAccount, type Store } from '../store.js';
 import { PG_MIGRATIONS } from './migrations.js';
-import { PgDb, pgDialect, pgTypes } from './pg-db.js';
+import { PendingBegin, PgDb, pgDialect, pgTypes } from './pg-db.js';
 
 export interface PostgresOptions {
   readonly url: string;
@@ -92,7 +92,7 @@ export class PostgresStore implements Store {
   async transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.inTransaction((client) => fn(makeRepos(new PgDb(client), pgDialect, true)));
+        return await this.inTransaction((client, begin) => fn(makeRepos(new PgDb(client, undefined, begin), pgDialect, true)), { lazy: true });
       } catch (err) {
         if (attempt < ATTEMPTS && RETRYABLE.has((err as { code?: string }).code ?? '')) continue;
         throw err;
@@ -102,18 +102,25 @@ export class PostgresStore implements Store {
 
   /**
    * Runs `fn` between BEGIN and COMMIT on one connection of the pool, rolling back if it throws.
-   * A connection whose ROLLBACK failed is closed rather than given back to the pool: it may be
-   * dead, or still inside the failed transaction, and the next caller would inherit either.
+   * `lazy`: `fn` sends the BEGIN with its first statement (PendingBegin, through a PgDb), and a
+   * transaction that sent none ends without a word. A connection whose ROLLBACK failed is closed
+   * rather than given back to the pool: it may be dead, or still inside the failed transaction,
+   * and the next caller would inherit either.
    */
-  private async inTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  private async inTransaction<T>(fn: (client: pg.PoolClient, begin: PendingBegin) => Promise<T>, { lazy = false } = {}): Promise<T> {
     const client = await this.pool.connect();
+    const begin = new PendingBegin();
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
-      const result = await fn(client);
-      await client.query('COMMIT');
+      if (!lazy) {
+        begin.sent = true;
+        await client.query('BEGIN');
+      }
+      const result = await fn(client, begin);
+      if (begin.sent) await client.query('COMMIT');
       return result;
     } catch (err) {
+      if (!begin.sent) throw err;
       await client.query('ROLLBACK').catch((rollbackFailed: unknown) => {
         broken = rollbackFailed instanceof Error ? rollbackFailed : new Error(String(rollbackFailed));
       });

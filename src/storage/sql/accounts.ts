@@ -5,6 +5,7 @@ import {
   type Account,
   type AccountsRepo,
   type Credentials,
+  type IdBlock,
   type LockedAccount,
   type NewAccount,
   type ProLevel,
@@ -75,17 +76,36 @@ export class SqlAccounts implements AccountsRepo {
     return (await this.db.get<{ pk: number }>('SELECT pk FROM accounts WHERE userid = ?', userid))?.pk ?? null;
   }
 
-  async lock(pk: number): Promise<LockedAccount | null> {
+  async lock(pk: number, ids?: IdBlock): Promise<LockedAccount | null> {
     // One statement takes the lock and reads the account and its task count (on PostgreSQL two
     // round trips fewer for a write call).
     // The kept document counts too: an add of notes, outlines or lists reads its count from here
     // (one round trip fewer on PostgreSQL).
     const columns = `${COLUMNS}, task_count, note_count, outline_count, list_count`;
-    const row = await this.db.getRaw(this.inTransaction ? this.dialect.lockAccount(columns) : `SELECT ${columns} FROM accounts WHERE pk = ?`, pk);
+    const read = this.inTransaction ? this.dialect.lockAccount(columns) : `SELECT ${columns} FROM accounts WHERE pk = ?`;
+    const block = ids && allocateSql(pk, ids.kind, ids.count);
+    let row: unknown[] | undefined;
+    let firstId: number | null = null;
+    if (block && this.dialect.writesInWith) {
+      // PostgreSQL: the block is taken in the same statement, after the lock (the counter's upsert
+      // reads the locked row, so it runs once the lock is held: every transaction takes the
+      // account's lock before its counter's, as allocateIds() after lock() does). Every value is
+      // an integer, the kind a constant of the code: the statement can go with the transaction's
+      // BEGIN (getRawOpening).
+      row = await this.db.getRawOpening(
+        `WITH a AS (${read}), ids AS (${block.fromLocked('a')}) SELECT a.*, (SELECT next_id FROM ids) AS next_id FROM a`,
+        pk,
+        ...block.countParams,
+      );
+      if (row) firstId = block.first({ next_id: row[row.length - 1] as number });
+    } else {
+      row = await this.db.getRawOpening(read, pk);
+      if (row && ids) firstId = await this.allocateIds(pk, ids.kind, ids.count);
+    }
     if (!row) return null;
     const at = COLUMN_LIST.length;
     const documentCounts = { note: Number(row[at + 1]), outline: Number(row[at + 2]), list: Number(row[at + 3]) };
-    return { ...toAccount(row), taskCount: Number(row[at]), documentCounts };
+    return { ...toAccount(row), taskCount: Number(row[at]), documentCounts, firstId };
   }
 
   async touch(pk: number, names: readonly StampName[], nowSeconds: number): Promise<Partial<Stamps>> {
@@ -99,16 +119,10 @@ export class SqlAccounts implements AccountsRepo {
     return a.first(await this.db.get<Record<string, number>>(a.sql, ...a.params));
   }
 
-  async touchAndAllocate(pk: number, names: readonly StampName[], nowSeconds: number, kind: RecordKind, count: number): Promise<{ stamps: Partial<Stamps>; first: number }> {
-    const t = touchSql(names, nowSeconds, pk);
-    const a = allocateSql(pk, kind, count);
-    if (t === null || !this.dialect.writesInWith) return { stamps: await this.touch(pk, names, nowSeconds), first: await this.allocateIds(pk, kind, count) };
-    // PostgreSQL: both in one statement, one round trip. The WITH's upsert runs whether or not
-    // the UPDATE reads it; the UPDATE returns the counter's new value beside the stamps, from
-    // which first() takes the block's first id. An account that does not exist fails the
-    // upsert's foreign key.
-    const row = await this.db.get<Record<string, number>>(`WITH ids AS (${a.sql}) ${t.sql}, (SELECT next_id FROM ids) AS next_id`, ...a.params, ...t.params);
-    return { stamps: t.stamps(row), first: a.first(row) };
+  async releaseIds(pk: number, kind: RecordKind, from: number, end: number): Promise<void> {
+    if (end <= from) return;
+    // next_id is the id the next block starts at: `end` exactly when no block came after.
+    await this.db.run('UPDATE id_counters SET next_id = ? WHERE user_pk = ? AND kind = ? AND next_id = ?', from, pk, kind, end);
   }
 
   async isKnownDevice(pk: number, deviceHash: string): Promise<boolean> {
@@ -172,6 +186,16 @@ export class SqlAccounts implements AccountsRepo {
 }
 
 /**
+ * The assignment of an UPDATE of accounts that moves stamp `name` as touch() does: to its two
+ * values (the same second, twice) if that is later than the stored stamp. Used by touch() and by
+ * the inserts that move a stamp with the count they keep (tasks.insertMany, documents.insertMany).
+ */
+export function movedStamp(name: StampName): string {
+  if (!STAMP_NAMES.includes(name)) throw new Error(`no such stamp: ${String(name)}`);
+  return `${name} = CASE WHEN ? > ${name} THEN ? ELSE ${name} END`;
+}
+
+/**
  * touch()'s statement: one UPDATE … RETURNING. Each stamp moves by the rule of nextStamp() in
  * lib/clock.ts: to the clock's second if that is later than the stored stamp; it never moves
  * back. Column names come from the fixed STAMP_NAMES list, never from input. Null: no stamp.
@@ -180,7 +204,7 @@ function touchSql(names: readonly StampName[], nowSeconds: number, pk: number) {
   // A name given twice would be two assignments of one column, which PostgreSQL refuses.
   const columns = [...new Set(names)];
   if (columns.length === 0) return null;
-  const set = columns.map((n) => `${n} = CASE WHEN ? > ${n} THEN ? ELSE ${n} END`).join(', ');
+  const set = columns.map(movedStamp).join(', ');
   return {
     sql: `UPDATE accounts SET ${set} WHERE pk = ? RETURNING ${columns.join(', ')}`,
     params: [...columns.flatMap(() => [nowSeconds, nowSeconds]), pk],
@@ -199,11 +223,15 @@ function touchSql(names: readonly StampName[], nowSeconds: number, pk: number) {
  */
 function allocateSql(pk: number, kind: RecordKind, count: number) {
   if (!Number.isInteger(count) || count < 1) throw new Error(`cannot allocate ${count} ids`);
+  // Written into lock()'s text; a RecordKind is a word of the code, checked all the same.
+  if (!/^[a-z]+$/.test(kind)) throw new Error(`no such kind of record: ${kind}`);
+  const upsert = 'ON CONFLICT (user_pk, kind) DO UPDATE SET next_id = id_counters.next_id + excluded.next_id - 1 RETURNING next_id';
   return {
-    sql: `INSERT INTO id_counters (user_pk, kind, next_id) VALUES (?, ?, ?)
-       ON CONFLICT (user_pk, kind) DO UPDATE SET next_id = id_counters.next_id + excluded.next_id - 1
-       RETURNING next_id`,
+    sql: `INSERT INTO id_counters (user_pk, kind, next_id) VALUES (?, ?, ?) ${upsert}`,
     params: [pk, kind, count + 1],
+    /** The same upsert for the account that `from` (a locked row with a pk column) holds; its one value is countParams. */
+    fromLocked: (from: string) => `INSERT INTO id_counters (user_pk, kind, next_id) SELECT pk, '${kind}', ? FROM ${from} ${upsert}`,
+    countParams: [count + 1] as number[],
     first: (row: Record<string, number> | undefined): number => Number((row as { next_id: number }).next_id) - count,
   };
 }

@@ -13,6 +13,12 @@ export interface SqlDb {
   get<T>(sql: string, ...params: SqlParam[]): Promise<T | undefined>;
   all<T>(sql: string, ...params: SqlParam[]): Promise<T[]>;
   getRaw(sql: string, ...params: SqlParam[]): Promise<unknown[] | undefined>;
+  /**
+   * getRaw() of a statement that opens a write transaction (the account's lock), whose values are
+   * integers: PostgreSQL sends it with the transaction's BEGIN where that is not sent yet, its
+   * values written into its text (one round trip for both: postgres/pg-db.ts, PendingBegin).
+   */
+  getRawOpening(sql: string, ...params: number[]): Promise<unknown[] | undefined>;
   allRaw(sql: string, ...params: SqlParam[]): Promise<unknown[][]>;
   /** Runs a statement; resolves to the number of rows it changed. */
   run(sql: string, ...params: SqlParam[]): Promise<number>;

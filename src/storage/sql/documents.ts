@@ -8,8 +8,11 @@ import type {
   DocumentTypes,
   DocumentWrittenPage,
   ListRow,
+  StampMove,
+  StampName,
   WrittenKind,
 } from '../store.js';
+import { movedStamp } from './accounts.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
 import { storableText } from '../../lib/text.js';
 import { idList, inParts, pageClause, pageParams, rowSource, textList, updateFromValues, type Dialect, type SqlDb, type SqlParam } from './db.js';
@@ -42,11 +45,12 @@ const KEPT_COUNT: { readonly [K in Exclude<DocumentKind, 'row'>]: string } = { n
 const COUNTED_INSERTS = new Map<string, string>();
 /**
  * insertStatement() that also adds its records to their kept count in the same statement, where
- * the dialect writes in WITH (Dialect.writesInWith: one round trip fewer on PostgreSQL); the
- * account's pk is its last parameter.
+ * the dialect writes in WITH (Dialect.writesInWith: one round trip fewer on PostgreSQL), and moves
+ * `stamp` of the account with it (not for rows, whose count is their list's); the stamp's two
+ * values, then the account's pk, are its last parameters.
  */
-function countedInsertStatement(t: Pick<Table<DocumentKind>, 'table' | 'columns'>, kind: DocumentKind, size: number): string {
-  const key = `${t.table}:${size}`;
+function countedInsertStatement(t: Pick<Table<DocumentKind>, 'table' | 'columns'>, kind: DocumentKind, size: number, stamp: StampName | undefined): string {
+  const key = `${t.table}:${size}:${stamp ?? ''}`;
   let sql = COUNTED_INSERTS.get(key);
   if (sql === undefined) {
     const insert = insertStatement(t, size);
@@ -54,11 +58,14 @@ function countedInsertStatement(t: Pick<Table<DocumentKind>, 'table' | 'columns'
       kind === 'row'
         ? `WITH added AS (${insert} RETURNING list_id) UPDATE lists SET row_count = lists.row_count + c.n
            FROM (SELECT list_id, count(*) AS n FROM added GROUP BY list_id) c WHERE lists.user_pk = ? AND lists.id = c.list_id`
-        : `WITH added AS (${insert} RETURNING 1) UPDATE accounts SET ${KEPT_COUNT[kind]} = ${KEPT_COUNT[kind]} + (SELECT count(*) FROM added) WHERE pk = ?`;
+        : `WITH added AS (${insert} RETURNING 1) UPDATE accounts SET ${KEPT_COUNT[kind]} = ${KEPT_COUNT[kind]} + (SELECT count(*) FROM added)${movedWith(stamp)} WHERE pk = ?`;
     COUNTED_INSERTS.set(key, sql);
   }
   return sql;
 }
+
+/** The assignment moving `stamp` (movedStamp) after the others of an UPDATE of accounts, or nothing. */
+const movedWith = (stamp: StampName | undefined): string => (stamp === undefined ? '' : `, ${movedStamp(stamp)}`);
 
 /** The columns update() writes: a record never moves to another parent, and its ref is the add's. */
 const settable = (t: Pick<Table<DocumentKind>, 'columns' | 'parent'>): string[] => t.columns.slice(1).filter((c) => c !== t.parent && c !== 'ref');
@@ -189,11 +196,15 @@ export class SqlDocuments implements DocumentsRepo {
     return num(row?.n ?? 0);
   }
 
-  /** Moves the kept counts (migration 14) by `sign` for each record of `parents` (a row's list; '' for the other kinds). */
-  private async recount(userPk: number, kind: DocumentKind, parents: readonly string[], sign: 1 | -1): Promise<void> {
+  /**
+   * Moves the kept counts (migration 14) by `sign` for each record of `parents` (a row's list; ''
+   * for the other kinds), and `stamp` with the account's count (not with a list's).
+   */
+  private async recount(userPk: number, kind: DocumentKind, parents: readonly string[], sign: 1 | -1, stamp?: StampMove): Promise<void> {
     if (parents.length === 0) return;
     if (kind !== 'row') {
-      await this.db.run(`UPDATE accounts SET ${KEPT_COUNT[kind]} = ${KEPT_COUNT[kind]} + ? WHERE pk = ?`, sign * parents.length, userPk);
+      const moved = stamp ? [stamp.value, stamp.value] : [];
+      await this.db.run(`UPDATE accounts SET ${KEPT_COUNT[kind]} = ${KEPT_COUNT[kind]} + ?${movedWith(stamp?.name)} WHERE pk = ?`, sign * parents.length, ...moved, userPk);
       return;
     }
     const byList = new Map<string, number>();
@@ -205,16 +216,21 @@ export class SqlDocuments implements DocumentsRepo {
     await this.insertMany(userPk, kind, [record]);
   }
 
-  async insertMany<K extends DocumentKind>(userPk: number, kind: K, records: ReadonlyArray<DocumentTypes[K]>): Promise<void> {
+  async insertMany<K extends DocumentKind>(userPk: number, kind: K, records: ReadonlyArray<DocumentTypes[K]>, editStamp?: StampMove): Promise<void> {
+    if (records.length === 0) return;
     const t = tableOf(kind);
     // A few multi-row statements of fixed sizes (each prepared once) instead of one per record.
     const rows = records.map((record) => [userPk, ...t.toValues(record)]);
+    // The stamp moves with the account's count; rows, counted in their list, move it on its own.
+    const withCount = kind === 'row' ? undefined : editStamp;
     if (this.dialect.writesInWith) {
-      await inParts(INSERT_SIZES, rows, (size, params) => this.db.run(countedInsertStatement(t, kind, size), ...params, userPk));
-      return;
+      const moved = withCount ? [withCount.value, withCount.value] : [];
+      await inParts(INSERT_SIZES, rows, (size, params) => this.db.run(countedInsertStatement(t, kind, size, withCount?.name), ...params, ...moved, userPk));
+    } else {
+      await inParts(INSERT_SIZES, rows, (size, params) => this.db.run(insertStatement(t, size), ...params));
+      await this.recount(userPk, kind, records.map((r) => (kind === 'row' ? (r as ListRow).list : '')), 1, withCount);
     }
-    await inParts(INSERT_SIZES, rows, (size, params) => this.db.run(insertStatement(t, size), ...params));
-    await this.recount(userPk, kind, records.map((r) => (kind === 'row' ? (r as ListRow).list : '')), 1);
+    if (editStamp && !withCount) await this.db.run(`UPDATE accounts SET ${movedStamp(editStamp.name)} WHERE pk = ?`, editStamp.value, editStamp.value, userPk);
   }
 
   async update<K extends DocumentKind>(userPk: number, kind: K, record: DocumentTypes[K]): Promise<void> {

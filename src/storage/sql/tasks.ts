@@ -1,4 +1,5 @@
 import type { FilterColumn, ListedTask, PublicTaskField, RecordForm, Task, TaskFilter, TaskWrittenPage, TaskPage, TaskQuery, TaskReference, TasksRepo, Tombstone } from '../store.js';
+import { movedStamp } from './accounts.js';
 import { idList, inParts, pageClause, pageParams, rowSource, updateFromValues, type Dialect, type JsonKind, type SqlDb, type WideRow } from './db.js';
 import { filterColumns, filterSql } from './task-filter.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
@@ -274,6 +275,13 @@ const INSERTS = new Map<number, string>(INSERT_SIZES.map((n) => [n, INSERT_INTO 
 const COUNTED_INSERTS = new Map<number, string>(
   INSERT_SIZES.map((n) => [n, `WITH added AS (${INSERTS.get(n) as string} RETURNING 1) UPDATE accounts SET task_count = task_count + (SELECT count(*) FROM added) WHERE pk = ?`]),
 );
+/** COUNTED_INSERTS moving lastedit_task as well: the stamp's two values come before the account's pk. */
+const STAMPED_INSERTS = new Map<number, string>(
+  INSERT_SIZES.map((n) => [
+    n,
+    `WITH added AS (${INSERTS.get(n) as string} RETURNING 1) UPDATE accounts SET task_count = task_count + (SELECT count(*) FROM added), ${movedStamp('lastedit_task')} WHERE pk = ?`,
+  ]),
+);
 const XML_INSERTS = new Map<number, string>(INSERT_SIZES.map((n) => [n, XML_INTO + Array.from({ length: n }, () => XML_ROW).join(', ')]));
 const TEXT_COLUMNS: ReadonlySet<string> = new Set(['title', 'tag', 'repeat', 'note']);
 const UPDATES = new Map<number, string>(INSERT_SIZES.map((n) => [n, updateFromValues('tasks', COLUMNS, TEXT_COLUMNS, n)]));
@@ -452,12 +460,16 @@ export class SqlTasks implements TasksRepo {
     await this.insertMany(userPk, [task]);
   }
 
-  async insertMany(userPk: number, tasks: readonly Task[]): Promise<void> {
+  async insertMany(userPk: number, tasks: readonly Task[], editStamp?: number): Promise<void> {
+    if (tasks.length === 0) return;
     const rows = tasks.map((task) => [userPk, ...values(task)]);
+    const stamp = editStamp === undefined ? [] : [editStamp, editStamp];
     // Where a statement may write in its WITH clause, each part adds its own rows to the account's
-    // kept count in the same round trip (a tasks/add call: one round trip fewer on PostgreSQL).
+    // kept count, and moves the stamp, in the same round trip (a tasks/add call: two round trips
+    // fewer on PostgreSQL). Moving one stamp to one value again changes nothing.
     const counted = this.dialect.writesInWith;
-    if (counted) await inParts(INSERT_SIZES, rows, (size, params) => this.db.run(COUNTED_INSERTS.get(size) as string, ...params, userPk));
+    const statements = editStamp === undefined ? COUNTED_INSERTS : STAMPED_INSERTS;
+    if (counted) await inParts(INSERT_SIZES, rows, (size, params) => this.db.run(statements.get(size) as string, ...params, ...stamp, userPk));
     else await this.insertInParts(INSERTS, rows);
     if (this.dialect.xml.readsKept) {
       const kept = tasks.flatMap((task) => {
@@ -466,7 +478,9 @@ export class SqlTasks implements TasksRepo {
       });
       await this.insertInParts(XML_INSERTS, kept);
     }
-    if (!counted && tasks.length > 0) await this.db.run('UPDATE accounts SET task_count = task_count + ? WHERE pk = ?', tasks.length, userPk);
+    if (counted) return;
+    const moved = editStamp === undefined ? '' : `, ${movedStamp('lastedit_task')}`;
+    await this.db.run(`UPDATE accounts SET task_count = task_count + ?${moved} WHERE pk = ?`, tasks.length, ...stamp, userPk);
   }
 
   /** Rows by multi-row inserts of the sizes of INSERT_SIZES, largest first. */

@@ -97,6 +97,10 @@ export class SqliteDb implements SqlDb {
     return this.c.getRaw(sql, ...storableParams(params));
   }
 
+  async getRawOpening(sql: string, ...params: number[]): Promise<unknown[] | undefined> {
+    return this.c.getRaw(sql, ...params);
+  }
+
   async allRaw(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {
     return this.c.allRaw(sql, ...storableParams(params));
   }
