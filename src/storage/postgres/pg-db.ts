@@ -104,7 +104,7 @@ export class PgDb implements SqlDb {
 
   /**
    * Sends one statement; the first of a transaction carries its BEGIN. An opening statement
-   * (getRawOpening: the account's lock), `inline` with its integer values written into its text
+   * (allRawOpening: the account's lock, the partners read), `inline` with its integer values written into its text
    * (withIntegers), goes with it in one message of the simple protocol: one round trip, where the
    * driver would wait for BEGIN's answer before sending the statement. That statement is parsed
    * for the call instead of kept prepared, which costs PostgreSQL less than the round trip it
@@ -140,10 +140,10 @@ export class PgDb implements SqlDb {
     return (await this.query(sql, params, 'array')).rows[0] as unknown[] | undefined;
   }
 
-  async getRawOpening(sql: string, ...params: number[]): Promise<unknown[] | undefined> {
+  async allRawOpening(sql: string, ...params: number[]): Promise<unknown[][]> {
     const inline = this.begin && !this.begin.sent ? withIntegers(sql, params) : null;
-    if (inline === null) return this.getRaw(sql, ...params);
-    return (await this.send(inline, { text: inline, values: [], rowMode: 'array' })).rows[0] as unknown[] | undefined;
+    if (inline === null) return this.allRaw(sql, ...params);
+    return (await this.send<unknown[]>(inline, { text: inline, values: [], rowMode: 'array' })).rows;
   }
 
   async allRaw(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {

@@ -88,6 +88,18 @@ describe('postgres store: a transaction that fails', () => {
     assert.equal(sent[2], 'COMMIT');
   });
 
+  it('sends BEGIN with the partners read that opens a call reaching other accounts', async () => {
+    const { store, sent } = standIn();
+    try {
+      assert.deepEqual(await store.transaction((tx) => tx.sharing.partners(7)), []);
+    } finally {
+      await store.close();
+    }
+    assert.match(sent[0] as string, /^BEGIN; SELECT other_pk AS pk FROM collaborators WHERE user_pk = 7\s/);
+    assert.doesNotMatch(sent[0] as string, /\$\d/);
+    assert.equal(sent[1], 'COMMIT');
+  });
+
   it('sends BEGIN on its own, answered first, before any other first statement', async () => {
     const firsts: Array<(tx: Repos) => Promise<unknown>> = [(tx) => tx.accounts.pkByUserid('someone; DROP TABLE accounts'), (tx) => tx.accounts.get(5)];
     for (const first of firsts) {

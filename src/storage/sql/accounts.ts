@@ -91,15 +91,15 @@ export class SqlAccounts implements AccountsRepo {
       // reads the locked row, so it runs once the lock is held: every transaction takes the
       // account's lock before its counter's, as allocateIds() after lock() does). Every value is
       // an integer, the kind a constant of the code: the statement can go with the transaction's
-      // BEGIN (getRawOpening).
-      row = await this.db.getRawOpening(
+      // BEGIN (allRawOpening).
+      [row] = await this.db.allRawOpening(
         `WITH a AS (${read}), ids AS (${block.fromLocked('a')}) SELECT a.*, (SELECT next_id FROM ids) AS next_id FROM a`,
         pk,
         ...block.countParams,
       );
       if (row) firstId = block.first({ next_id: row[row.length - 1] as number });
     } else {
-      row = await this.db.getRawOpening(read, pk);
+      [row] = await this.db.allRawOpening(read, pk);
       if (row && ids) firstId = await this.allocateIds(pk, ids.kind, ids.count);
     }
     if (!row) return null;

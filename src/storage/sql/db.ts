@@ -14,11 +14,12 @@ export interface SqlDb {
   all<T>(sql: string, ...params: SqlParam[]): Promise<T[]>;
   getRaw(sql: string, ...params: SqlParam[]): Promise<unknown[] | undefined>;
   /**
-   * getRaw() of a statement that opens a write transaction (the account's lock), whose values are
-   * integers: PostgreSQL sends it with the transaction's BEGIN where that is not sent yet, its
-   * values written into its text (one round trip for both: postgres/pg-db.ts, PendingBegin).
+   * allRaw() of a statement that opens a write transaction (the account's lock; the partners read
+   * before the locks of a call that may reach them), whose values are integers: PostgreSQL sends
+   * it with the transaction's BEGIN where that is not sent yet, its values written into its text
+   * (one round trip for both: postgres/pg-db.ts, PendingBegin).
    */
-  getRawOpening(sql: string, ...params: number[]): Promise<unknown[] | undefined>;
+  allRawOpening(sql: string, ...params: number[]): Promise<unknown[][]>;
   allRaw(sql: string, ...params: SqlParam[]): Promise<unknown[][]>;
   /** Runs a statement; resolves to the number of rows it changed. */
   run(sql: string, ...params: SqlParam[]): Promise<number>;

@@ -92,7 +92,8 @@ export class SqlSharing implements SharingRepo {
   }
 
   async partners(userPk: number): Promise<number[]> {
-    const rows = await this.db.all<{ pk: number }>(
+    // The first statement of a write call that may reach its partners: it can carry the BEGIN.
+    const rows = await this.db.allRawOpening(
       `SELECT other_pk AS pk FROM collaborators WHERE user_pk = ?
        UNION
        SELECT m.user_pk AS pk FROM task_shares mine JOIN task_shares m ON m.share_pk = mine.share_pk WHERE mine.user_pk = ? AND m.user_pk <> ?
@@ -101,7 +102,7 @@ export class SqlSharing implements SharingRepo {
       userPk,
       userPk,
     );
-    return rows.map((r) => Number(r.pk));
+    return rows.map((r) => Number(r[0]));
   }
 
   private async shareByPk(pk: number): Promise<Share | null> {

@@ -97,8 +97,8 @@ export class SqliteDb implements SqlDb {
     return this.c.getRaw(sql, ...storableParams(params));
   }
 
-  async getRawOpening(sql: string, ...params: number[]): Promise<unknown[] | undefined> {
-    return this.c.getRaw(sql, ...params);
+  async allRawOpening(sql: string, ...params: number[]): Promise<unknown[][]> {
+    return this.c.allRaw(sql, ...params);
   }
 
   async allRaw(sql: string, ...params: SqlParam[]): Promise<unknown[][]> {

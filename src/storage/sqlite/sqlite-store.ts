@@ -105,7 +105,7 @@ export class SqliteStore implements Store {
       get: <T>(sql: string, ...p: SqlParam[]) => one(() => db.get<T>(sql, ...p)),
       all: <T>(sql: string, ...p: SqlParam[]) => one(() => db.all<T>(sql, ...p)),
       getRaw: (sql: string, ...p: SqlParam[]) => one(() => db.getRaw(sql, ...p)),
-      getRawOpening: (sql: string, ...p: number[]) => one(() => db.getRawOpening(sql, ...p)),
+      allRawOpening: (sql: string, ...p: number[]) => one(() => db.allRawOpening(sql, ...p)),
       allRaw: (sql: string, ...p: SqlParam[]) => one(() => db.allRaw(sql, ...p)),
       run: (sql: string, ...p: SqlParam[]) => one(() => db.run(sql, ...p)),
       allRawVaried: (sql: string, ...p: SqlParam[]) => one(() => db.allRawVaried(sql, ...p)),
