@@ -25,15 +25,31 @@ export function reportedAccount({ account, asOfMs }: SettledAccount): Account {
   return { ...account, stamps };
 }
 
+/** Ids an add took with its account's lock: `count` of `kind` from `first`. */
+export interface TakenIds extends IdBlock {
+  readonly first: number;
+}
+
 /**
  * The first step of every write to an account's records: serialises the account's writers, then
  * reads the clock for the write's stamps. The order matters: Store.settledAccount counts on every
  * write it does not show having read its clock after its lock. Returns the account as locked,
- * with the block of `ids` taken (an add's: AccountsRepo.lock).
+ * and with `ids` (an add's) the block the lock took (AccountsRepo.lock; useTakenIds).
  */
-export async function lockAccount(deps: Deps, tx: Repos, userPk: number, ids?: IdBlock): Promise<{ now: number; account: LockedAccount }> {
+export async function lockAccount(deps: Deps, tx: Repos, userPk: number, ids?: IdBlock): Promise<{ now: number; account: LockedAccount; taken?: TakenIds }> {
   const account = await tx.accounts.lock(userPk, ids);
   // A token can outlive its account only if the account was removed (as in settledAccountOf above).
   if (!account) throw new ApiError(2);
-  return { now: unixSeconds(deps.clock), account };
+  const taken = ids && account.firstId !== null ? { ...ids, first: account.firstId } : undefined;
+  return { now: unixSeconds(deps.clock), account, ...(taken && { taken }) };
+}
+
+/**
+ * The first id of `used` new records from the block an add's lock took; the ids past them (the
+ * refused items') go back (AccountsRepo.releaseIds), so ids go to the records added only.
+ */
+export async function useTakenIds(tx: Repos, userPk: number, taken: TakenIds, used: number): Promise<number> {
+  if (used > taken.count) throw new Error(`${used} new records, ${taken.count} ids taken`);
+  if (used < taken.count) await tx.accounts.releaseIds(userPk, taken.kind, taken.first + used, taken.first + taken.count);
+  return taken.first;
 }

@@ -4,7 +4,7 @@ import { randomHex } from '../../lib/crypto.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
 import { nextStamp } from '../../lib/clock.js';
 import type { AttachmentKind, DocumentId, IdBlock, List, LockedAccount } from '../../storage/store.js';
-import { lockAccount } from '../account/account.service.js';
+import { lockAccount, useTakenIds, type TakenIds } from '../account/account.service.js';
 import { idRef } from '../tasks/tasks.write.js';
 import { classifyDocumentId, isItem, MAX_REF_CHARS, readWhole, type Item } from './document-fields.js';
 import type { AnyDocument, DocumentSpec, Values, WriteScope } from './document-kinds.js';
@@ -25,8 +25,8 @@ interface Call extends WriteScope {
   readonly now: number;
   /** The account as the call's lock read it. */
   readonly locked: LockedAccount;
-  /** The note ids the call took with its lock (writeCall's `ids`): `count` from `first`. */
-  ids?: { readonly first: number; readonly count: number };
+  /** The note ids the call took with its lock (writeCall's `ids`). */
+  readonly ids?: TakenIds;
   /** The stamps of this call, taken at its first change: every change of the call carries them. */
   editStamp?: number;
   deleteStamp?: number;
@@ -51,12 +51,10 @@ interface Call extends WriteScope {
 /** `ids`: an add of a kind with integer ids takes one for each item with the lock (AccountsRepo.lock). */
 async function writeCall<T>(deps: Deps, auth: AuthContext, spec: DocumentSpec, each: (call: Call) => Promise<T>, ids?: IdBlock): Promise<T> {
   return deps.store.transaction(async (tx) => {
-    const { now, account } = await lockAccount(deps, tx, auth.userPk, ids);
+    const { now, account, taken } = await lockAccount(deps, tx, auth.userPk, ids);
     // An account's count of notes, outlines or lists comes with the lock; a list's rows are counted at its first add.
     const counts = new Map(spec.kind === 'row' ? [] : [['', account.documentCounts[spec.kind]]]);
-    const call: Call = { tx, userPk: auth.userPk, limits: deps.config.recordLimits, spec, now, counts, lists: new Map(), refs: new Map(), records: new Map(), locked: account };
-    if (ids && account.firstId !== null) call.ids = { first: account.firstId, count: ids.count };
-    return each(call);
+    return each({ tx, userPk: auth.userPk, limits: deps.config.recordLimits, spec, now, counts, lists: new Map(), refs: new Map(), records: new Map(), locked: account, ...(taken && { ids: taken }) });
   });
 }
 
@@ -78,15 +76,7 @@ async function stampAndIdsForAdd(call: Call, count: number, integerIds: boolean)
   if (!call.ids) return { stamp: await editStamp(call), first: integerIds ? await call.tx.accounts.allocateIds(call.userPk, 'note', count) : 0, moveStamp: false };
   const moveStamp = call.editStamp === undefined;
   const stamp = (call.editStamp ??= nextStamp(call.locked.stamps[call.spec.editStamp], call.now));
-  if (count > call.ids.count) throw new Error(`${count} new records, ${call.ids.count} ids taken`);
-  await releaseUnusedIds(call, count);
-  return { stamp, first: call.ids.first, moveStamp };
-}
-
-/** Gives back the ids of the lock's block (Call.ids) past its first `used`. */
-async function releaseUnusedIds(call: Call, used: number): Promise<void> {
-  const block = call.ids;
-  if (block && used < block.count) await call.tx.accounts.releaseIds(call.userPk, 'note', block.first + used, block.first + block.count);
+  return { stamp, first: await useTakenIds(call.tx, call.userPk, call.ids, count), moveStamp };
 }
 
 async function deleteStamp(call: Call): Promise<number> {
@@ -142,7 +132,7 @@ export async function addDocuments(deps: Deps, auth: AuthContext, spec: Document
     const judged: Array<Accepted | ItemError> = [];
     for (const item of items) judged.push(await judgeAdd(call, item));
     const accepted = judged.filter((j): j is Accepted => !('errorCode' in j));
-    if (accepted.length === 0) await releaseUnusedIds(call, 0);
+    if (accepted.length === 0 && call.ids) await useTakenIds(call.tx, call.userPk, call.ids, 0);
     const records = accepted.length === 0 ? [] : await storeAdds(call, accepted);
     let next = 0;
     return judged.map((j, i) => {

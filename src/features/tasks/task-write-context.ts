@@ -2,6 +2,7 @@ import { itemError, type ItemError } from '../../errors.js';
 import type { OtherAccounts } from '../sharing/other-accounts.js';
 import type { Account, Repos } from '../../storage/store.js';
 import { nextStamp } from '../../lib/clock.js';
+import { useTakenIds, type TakenIds } from '../account/account.service.js';
 import { LIMITS } from './task-rules.js';
 
 /**
@@ -17,8 +18,8 @@ export interface WriteContext {
    */
   readonly prefetch?: (ids: readonly number[], metaIds?: readonly number[]) => Promise<void>;
   readonly account: Account;
-  /** The task ids the call took with its lock (writeCall's `ids`): `count` from `first`. */
-  readonly ids?: { readonly first: number; readonly count: number };
+  /** The task ids the call took with its lock (writeCall's `ids`). */
+  readonly ids?: TakenIds;
   readonly clientPk: number;
   readonly now: number;
   /** lastedit_task stamp of this call, taken at its first change: every change of the call carries it. */
@@ -55,15 +56,7 @@ export async function stampAndIdsForAdd(ctx: WriteContext, count: number): Promi
   if (!ctx.ids) return { stamp: await editStamp(ctx), first: await ctx.tx.accounts.allocateIds(ctx.account.pk, 'task', count), moveStamp: false };
   const moveStamp = ctx.editStamp === undefined;
   const stamp = (ctx.editStamp ??= nextStamp(ctx.account.stamps.lastedit_task, ctx.now));
-  if (count > ctx.ids.count) throw new Error(`${count} new tasks, ${ctx.ids.count} ids taken`);
-  await releaseUnusedIds(ctx, count);
-  return { stamp, first: ctx.ids.first, moveStamp };
-}
-
-/** Gives back the ids of the lock's block (WriteContext.ids) past its first `used`. */
-export async function releaseUnusedIds(ctx: WriteContext, used: number): Promise<void> {
-  const block = ctx.ids;
-  if (block && used < block.count) await ctx.tx.accounts.releaseIds(ctx.account.pk, 'task', block.first + used, block.first + block.count);
+  return { stamp, first: await useTakenIds(ctx.tx, ctx.account.pk, ctx.ids, count), moveStamp };
 }
 
 export async function deleteStamp(ctx: WriteContext): Promise<number> {

@@ -1,6 +1,6 @@
 import { itemError, type ItemError } from '../../errors.js';
 import type { Deps } from '../../deps.js';
-import { lockAccount } from '../account/account.service.js';
+import { lockAccount, useTakenIds } from '../account/account.service.js';
 import { classifyId } from '../../http/params.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
 import type { IdBlock, ListedTask, Task } from '../../storage/store.js';
@@ -12,7 +12,7 @@ import { checkReferences } from './task-checks.js';
 import { parseTaskInput, type TaskPatch } from './task-input.js';
 import { repeatCompletion } from './task-repeat.js';
 import { noonOf, normalizeRemind } from './task-rules.js';
-import { deleteStamp, editStamp, markParentChanged, releaseUnusedIds, reserveTask, stampAndIdsForAdd, type WriteContext } from './task-write-context.js';
+import { deleteStamp, editStamp, markParentChanged, reserveTask, stampAndIdsForAdd, type WriteContext } from './task-write-context.js';
 
 /** What a write call reports per item: the task as it now is, or an inline error. */
 export type WriteResult = { readonly task: ListedTask; readonly ref?: string | number } | ItemError;
@@ -40,7 +40,7 @@ export async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: Wr
     const others = new OtherAccounts(tx, deps.clock);
     const partners = options.partners ? await tx.sharing.partners(auth.userPk) : [];
     for (const pk of partners) if (pk < auth.userPk) await others.lock(pk);
-    const { now, account } = await lockAccount(deps, tx, auth.userPk, options.ids);
+    const { now, account, taken } = await lockAccount(deps, tx, auth.userPk, options.ids);
     for (const pk of partners) if (pk > auth.userPk) await others.lock(pk);
     others.lockedAlready([auth.userPk]);
     const result = await each({
@@ -50,7 +50,7 @@ export async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: Wr
         await calls.prefetchMetas(auth.clientPk, metaIds);
       },
       account,
-      ...(options.ids && account.firstId !== null && { ids: { first: account.firstId, count: options.ids.count } }),
+      ...(taken && { ids: taken }),
       clientPk: auth.clientPk,
       now,
       stampedParents: new Set(),
@@ -132,7 +132,7 @@ export async function addTasks(deps: Deps, auth: AuthContext, items: readonly un
     const judged: Array<Judged | ItemError> = [];
     for (const item of items) judged.push(await judgeAdd(ctx, item));
     const good = judged.filter((j): j is Judged => !('errorCode' in j));
-    if (good.length === 0) await releaseUnusedIds(ctx, 0);
+    if (good.length === 0 && ctx.ids) await useTakenIds(ctx.tx, ctx.account.pk, ctx.ids, 0);
     const written = good.length === 0 ? [] : await insertAdded(ctx, good, wanted);
     let next = 0;
     return judged.map((j, i) => {
