@@ -55,6 +55,14 @@ describe('get in JSON: what the database writes equals the presenter, byte for b
     const notes = [note(1), ...HOSTILE.map((text, i) => note(i + 2, { title: text.slice(0, 40), text, folder: i, private: i % 2 })), note(9, { text: 'x'.repeat(40_000), folder: 2_147_483_647, added: 0, modified: 9_999_999_999 })];
     await ctx.deps.store.transaction((tx) => tx.documents.insertMany(user.account.pk, 'note', notes));
     await assertPagesAgree(ctx, user, 'note', [1, 3, 9]);
+    // An edit's text is written as the new text, whether it needs escaping or no longer does
+    // (PostgreSQL keeps the JSON of a text that needs it, computed with every write).
+    ctx.clock.advance(5);
+    await batch(ctx, user, 'notes', 'edit', [
+      { id: 1, text: 'now "quoted"\nover two lines' },
+      { id: 3, text: 'plain now' },
+    ]);
+    await assertPagesAgree(ctx, user, 'note', [1, 3]);
     // XML is still the presenter's, from the same records.
     assert.match((await read(ctx, user, 'notes', 'get', { f: 'xml' })).body, /<notes num="6" total="6">/);
   });

@@ -584,4 +584,20 @@ UPDATE accounts SET
 UPDATE lists SET row_count = (SELECT count(*) FROM list_rows r WHERE r.user_pk = lists.user_pk AND r.list_id = lists.id);
 `,
   },
+  {
+    version: 15,
+    name: 'notes keep their text as JSON where that differs',
+    sql: `
+-- A note's text as a JSON string, where that differs from the text between quotes (a line break,
+-- a quote, a backslash): notes/get writes each record in the statement, and escaping the texts
+-- there was a third of PostgreSQL's CPU for a page of 1000 notes (docs/decisions/0007). The
+-- database computes it with every write, so no code path can forget it. to_json of text depends
+-- on nothing but the text (the database's encoding is fixed), so the function is immutable, as
+-- a generated column needs. SQLite escapes in its own statement, in the server's process, and
+-- keeps nothing (its step 15).
+CREATE FUNCTION note_text_json(t TEXT) RETURNS TEXT LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+  AS $f$ SELECT NULLIF(to_json(t)::text, '"' || t || '"') $f$;
+ALTER TABLE notes ADD COLUMN text_json TEXT GENERATED ALWAYS AS (note_text_json(text)) STORED;
+`,
+  },
 ];

@@ -250,6 +250,7 @@ export const pgDialect: Dialect = {
   foldedHolds: (e, value) => ({ sql: `strpos(replace(replace(lower(${e} COLLATE "C"), chr(8490), 'k'), chr(304), 'i'), ?) > 0`, params: [value] }),
   jsonNumberOfText: (e) => `to_json(${e}::bigint)`,
   jsonText: (e) => `to_json(${e})`,
+  keptJsonText: (kept, text) => `coalesce(${kept}, '"' || ${text} || '"')`,
   uniqueViolation(err) {
     const e = err as { code?: string; constraint?: string; detail?: string };
     return e.code === '23505' ? `${e.constraint ?? ''} ${e.detail ?? ''}` : undefined;

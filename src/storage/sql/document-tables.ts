@@ -1,5 +1,5 @@
 import type { DocumentKind, DocumentTypes, List, ListRow, Note, Outline, WrittenKind } from '../store.js';
-import type { JsonKind, SqlParam } from './db.js';
+import type { Dialect, JsonKind, SqlParam } from './db.js';
 
 /**
  * How notes, outlines, lists and rows are stored: one description per kind (its table, columns and
@@ -145,6 +145,20 @@ export const WRITTEN: { readonly [K in WrittenKind]: ReadonlyArray<readonly [str
     ['cells', 't.cells', 'json'],
   ],
 };
+
+/** The texts of WRITTEN whose JSON string a database may keep (Dialect.keptJsonText): key → the column keeping it. */
+const JSON_KEPT: { readonly [K in WrittenKind]?: Readonly<Record<string, string>> } = { note: { text: 't.text_json' } };
+
+/** WRITTEN[kind] as `dialect` writes it: each text the database keeps as JSON read from where it is kept. */
+export function writtenColumns(kind: WrittenKind, dialect: Pick<Dialect, 'keptJsonText'>): ReadonlyArray<readonly [string, string, JsonKind]> {
+  const kept = JSON_KEPT[kind];
+  const write = dialect.keptJsonText;
+  if (kept === undefined || write === undefined) return WRITTEN[kind];
+  return WRITTEN[kind].map(([key, e, as]) => {
+    const column = kept[key];
+    return column === undefined ? ([key, e, as] as const) : ([key, write(column, e), 'literal'] as const);
+  });
+}
 
 export function tableOf<K extends DocumentKind>(kind: K): Table<K> {
   const t = TABLES[kind];

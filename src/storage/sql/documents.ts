@@ -16,7 +16,7 @@ import { movedStamp } from './accounts.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
 import { storableText } from '../../lib/text.js';
 import { idList, inParts, pageClause, pageParams, rowSource, textList, updateFromValues, type Dialect, type SqlDb, type SqlParam } from './db.js';
-import { num, selectList, tableOf, WRITTEN, type DbRow, type Table } from './document-tables.js';
+import { num, selectList, tableOf, writtenColumns, type DbRow, type Table } from './document-tables.js';
 
 /** The one parameter of SqlDocuments.ids(): note ids as digits joined by commas, other ids as a JSON array of text. */
 function idsParam(kind: DocumentKind, ids: readonly DocumentId[]): string {
@@ -112,7 +112,7 @@ export class SqlDocuments implements DocumentsRepo {
     const key = `${kind}|${range.tail}`;
     let sql = this.written.get(key);
     if (sql === undefined) {
-      this.written.set(key, (sql = this.dialect.jsonRecords(WRITTEN[kind], range.tail)));
+      this.written.set(key, (sql = this.dialect.jsonRecords(writtenColumns(kind, this.dialect), range.tail)));
     }
     const rows = range.num === 0 ? [] : await this.db.firstsVaried(sql, ...range.params);
     return { total: await range.total(rows.length), rows: rows as string[] };
