@@ -31,6 +31,7 @@ export const NOTES_ADD_50 = 'notes/add, batches of 50';
 export const NOTES_ADD_RAW = 'the same 50 notes by the driver alone, one transaction, as durable (floor)';
 export const ROWS_1000 = 'rows/get, 1000 rows of a list';
 export const OUTLINES_200 = 'outlines/get, 200 outlines of 20 nodes';
+export const LISTS_1000 = 'lists/get, 1000 lists of 4 columns';
 
 const accountGet = { method: 'GET', path: '/3/account/get.php' } as const;
 const accountProbe: TicklerSetup = { probe: { method: 'GET', url: '/3/account/get.php' } };
@@ -54,6 +55,7 @@ const searchSetup = (url: string): TicklerSetup => ({ tasks: 80_000, searches: S
 const notesGet = { method: 'GET', path: '/3/notes/get.php?num=1000' } as const;
 const rowsGet = { method: 'GET', path: `/3/rows/get.php?list=${BENCH_LIST_ID}&num=1000` } as const;
 const outlinesGet = { method: 'GET', path: '/3/outlines/get.php' } as const;
+const listsGet = { method: 'GET', path: '/3/lists/get.php' } as const;
 const noteBatch = `notes=${encodeURIComponent(JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ title: `Batch note ${i}`, text: 'A note of a realistic length,\nwith a line or two, and a list:\n- one\n- two' }))))}`;
 const notesAdd = { method: 'POST', path: '/3/notes/add.php', body: noteBatch } as const;
 
@@ -114,6 +116,9 @@ export const SCENARIOS: readonly Scenario[] = [
 
   { group: 'outlines/get', name: 'bare node:http, same 200 outlines (baseline)', server: 'bare', request: outlinesGet, bodyOf: OUTLINES_200 },
   { group: 'outlines/get', name: OUTLINES_200, server: 'tickler', setup: { outlines: { total: 200, nodes: 20 }, probe: { method: 'GET', url: outlinesGet.path } }, request: outlinesGet },
+
+  { group: 'lists/get', name: 'bare node:http, same 1000 lists (baseline)', server: 'bare', request: listsGet, bodyOf: LISTS_1000 },
+  { group: 'lists/get', name: LISTS_1000, server: 'tickler', setup: { lists: 1000, probe: { method: 'GET', url: listsGet.path } }, request: listsGet },
 
   { group: 'notes/add', name: 'bare node:http, same answer (baseline)', server: 'bare', request: notesAdd, bodyOf: NOTES_ADD_50 },
   // Spread over 8 accounts, as tasks/add is: no account reaches MAX_NOTES during a run.

@@ -67,30 +67,36 @@ const hexId = (n: number): string => `69000000${n.toString(16).padStart(16, '0')
 /** The list that seedList fills: a text, a number, a checkbox and a pick-one column. */
 export const BENCH_LIST_ID = hexId(1);
 
+/** The four columns of the bench's lists: a text, a number, a checkbox and a pick-one column. */
+const BENCH_COLUMNS: List['cols'] = [
+  { id: 1, title: 'Item', type: 19, width: 200, sort: 0 },
+  { id: 2, title: 'Quantity', type: 13, width: 80, sort: 0 },
+  { id: 3, title: 'Done', type: 1, width: 60, sort: 0 },
+  { id: 4, title: 'Shop', type: 10, width: 120, sort: 0, choices: ['market', 'bakery', 'hardware store'] },
+];
+
+/** A list of the bench's four columns, without rows. */
+const benchList = (id: string, ref: string, title: string): List => ({
+  id,
+  ref,
+  title,
+  keywords: 'home',
+  note: 'Things to fetch this week.',
+  version: 1,
+  added: 1_764_590_400,
+  modified: OLD_STAMP,
+  cols: BENCH_COLUMNS,
+  nextCol: 5,
+  rows: 0,
+});
+
 /**
  * One list of four columns with `rows` rows directly through the store (rows/get reads a list's
  * rows, up to 1000 a call): each row a short text, a number, a checkbox and a choice.
  */
 export async function seedList(store: Store, userPk: number, rows: number): Promise<void> {
   if (rows === 0) return;
-  const list: List = {
-    id: BENCH_LIST_ID,
-    ref: 'bench',
-    title: 'Groceries & errands',
-    keywords: 'home',
-    note: 'Things to fetch this week.',
-    version: 1,
-    added: 1_764_590_400,
-    modified: OLD_STAMP,
-    cols: [
-      { id: 1, title: 'Item', type: 2, width: 200, sort: 0 },
-      { id: 2, title: 'Quantity', type: 4, width: 80, sort: 0 },
-      { id: 3, title: 'Done', type: 1, width: 60, sort: 0 },
-      { id: 4, title: 'Shop', type: 7, width: 120, sort: 0, choices: ['market', 'bakery', 'hardware store'] },
-    ],
-    nextCol: 5,
-    rows: 0,
-  };
+  const list = benchList(BENCH_LIST_ID, 'bench', 'Groceries & errands');
   const row = (i: number): ListRow => ({
     id: hexId(1000 + i),
     list: BENCH_LIST_ID,
@@ -103,6 +109,15 @@ export async function seedList(store: Store, userPk: number, rows: number): Prom
   await store.transaction(async (tx) => {
     await tx.documents.insert(userPk, 'list', list);
     await tx.documents.insertMany(userPk, 'row', Array.from({ length: rows }, (_, i) => row(i)));
+    await tx.accounts.touch(userPk, ['lastedit_list'], OLD_STAMP);
+  });
+}
+
+/** `total` lists of the bench's four columns, without rows, directly through the store (lists/get reads up to 1000). */
+export async function seedLists(store: Store, userPk: number, total: number): Promise<void> {
+  if (total === 0) return;
+  await store.transaction(async (tx) => {
+    await tx.documents.insertMany(userPk, 'list', Array.from({ length: total }, (_, i) => benchList(hexId(300_000 + i), `l${i}`, `List ${i}: groceries & "errands"`)));
     await tx.accounts.touch(userPk, ['lastedit_list'], OLD_STAMP);
   });
 }

@@ -25,7 +25,7 @@ import { openStore } from '../src/storage/open.js';
 import { freshSchema, type TestDatabase } from '../test/database.js';
 import { counted, countStatements } from './counters.js';
 import { RAW_TABLES, rawAddServer } from './raw-add.js';
-import { seedList, seedNotes, seedOutlines, seedTasks } from './seed.js';
+import { seedList, seedLists, seedNotes, seedOutlines, seedTasks } from './seed.js';
 
 export interface ServerReady {
   readonly port: number;
@@ -50,6 +50,8 @@ export interface TicklerSetup {
   readonly changed?: number;
   /** Notes seeded into each account. */
   readonly notes?: number;
+  /** Lists of four columns without rows (bench/seed.ts, seedLists) seeded into each account. */
+  readonly lists?: number;
   /** Rows of one list (bench/seed.ts, seedList) seeded into each account. */
   readonly rows?: number;
   /** Outlines seeded into each account, and the nodes of each. */
@@ -99,6 +101,7 @@ async function tickler(setup: TicklerSetup): Promise<void> {
     await seedTasks(store, account.pk, setup.tasks ?? 0, setup.changed ?? 0);
     await seedNotes(store, account.pk, setup.notes ?? 0);
     await seedList(store, account.pk, setup.rows ?? 0);
+    await seedLists(store, account.pk, setup.lists ?? 0);
     await seedOutlines(store, account.pk, setup.outlines?.total ?? 0, setup.outlines?.nodes ?? 0);
     for (const [n, s] of (setup.searches ?? []).entries()) {
       await store.transaction((tx) => tx.sharing.addSearch(account.pk, { name: `Search ${n + 1}`, bool: s.bool, rules: JSON.stringify(s.search), modified: 1 }));

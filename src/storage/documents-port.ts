@@ -66,6 +66,26 @@ export interface ListColumn {
   readonly choices?: readonly string[];
 }
 
+/**
+ * A list's column with its keys in the order of the hosted service's example answer (title, type,
+ * id, sort, width, then its choices where it has them). Columns are stored so (document-tables.ts)
+ * and presented so (documents.presenter.ts): the database writes lists/get's records from the
+ * stored JSON as it is.
+ */
+export function orderedColumn(c: ListColumn): OrderedColumn {
+  return { title: c.title, type: c.type, id: c.id, sort: c.sort, width: c.width, ...(c.choices && { choices: c.choices }) };
+}
+
+/** ListColumn as a plain object type, which a public record may hold. */
+export type OrderedColumn = {
+  readonly title: string;
+  readonly type: number;
+  readonly id: number;
+  readonly sort: number;
+  readonly width: number;
+  readonly choices?: readonly string[];
+};
+
 export interface List {
   readonly id: string;
   readonly ref: string;
@@ -126,11 +146,11 @@ export interface DocumentPage<K extends DocumentKind> {
 
 /**
  * The kinds whose public JSON record the database writes (DocumentsRepo.pageWritten): records of
- * their own columns, a JSON column (a row's cells, an outline's nodes) written as it is stored.
- * A list's columns are stored in another order than its record lists them, and its get is small.
+ * their own columns, a JSON column (a row's cells, an outline's nodes, a list's columns) written
+ * as it is stored.
  */
-export type WrittenKind = 'note' | 'row' | 'outline';
-const WRITTEN_KINDS: ReadonlySet<DocumentKind> = new Set<WrittenKind>(['note', 'row', 'outline']);
+export type WrittenKind = 'note' | 'row' | 'outline' | 'list';
+const WRITTEN_KINDS: ReadonlySet<DocumentKind> = new Set<WrittenKind>(['note', 'row', 'outline', 'list']);
 export function isWrittenKind(kind: DocumentKind): kind is WrittenKind {
   return WRITTEN_KINDS.has(kind);
 }

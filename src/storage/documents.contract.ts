@@ -598,3 +598,30 @@ export async function keptCountsBackfilled(store: Store, rewind: (sql: string) =
   assert.deepEqual(await counts(pk), [3, 2, 3, 3, 1, 0]);
   assert.deepEqual(await counts(other), [1, 0, 0, null, null, null]);
 }
+
+/**
+ * Migration 16 rewrites the columns of lists stored before it, with their keys in the order
+ * lists/get answers them, each value's text as it was: `store` is migrated, and `rewind` runs SQL
+ * on its database, with which a list is stored in the old order and the step undone.
+ */
+export async function listColumnsReordered(store: Store, rewind: (sql: string) => Promise<void>): Promise<void> {
+  const pk = (await store.transaction((tx) => tx.accounts.create(newAccount('reorder', ++seq)))).pk;
+  const hostile = `"quoted" \\ back\u0001slash ${ODD} é 😀 \u2028`;
+  const cols = [
+    { id: 1, title: 'Plain', type: 19, width: 100, sort: 0 },
+    { id: 2, title: hostile, type: 12.4, width: 42, sort: -2, choices: [hostile, 'b'] },
+    { id: 7, title: '', type: 1, width: 0, sort: 1000, choices: [] },
+  ];
+  await store.transaction((tx) => tx.documents.insertMany(pk, 'list', [list(hex(0x31), { cols }), list(hex(0x32), { ref: 'no-cols', cols: [] })]));
+  // As every list was stored before step 16: id, title, type, width, sort, then its choices.
+  const before = JSON.stringify(cols.map((c) => ({ id: c.id, title: c.title, type: c.type, width: c.width, sort: c.sort, ...(c.choices && { choices: c.choices }) })));
+  await rewind(`UPDATE lists SET cols = '${before.replace(/'/g, "''")}' WHERE id = '${hex(0x31)}'`);
+  await rewind('DELETE FROM schema_migrations WHERE version = 16');
+  assert.deepEqual((await store.migrate()).applied, [16]);
+  const ordered = JSON.stringify(cols.map((c) => ({ title: c.title, type: c.type, id: c.id, sort: c.sort, width: c.width, ...(c.choices && { choices: c.choices }) })));
+  const written = (await store.read.documents.pageWritten(pk, 'list', { start: 0, num: 10 })).rows;
+  assert.equal(written.length, 2);
+  assert.ok(written.some((r) => r.includes(`"cols":${ordered},`)), `the columns in the answer's order, as they were: ${written.join('\n')}`);
+  assert.ok(written.some((r) => r.includes('"cols":[],')));
+  assert.deepEqual((await store.read.documents.get(pk, 'list', hex(0x31)))?.cols, cols);
+}

@@ -2,6 +2,7 @@ import type { ItemError } from '../../errors.js';
 import { joinedBytes } from '../../http/joined-bytes.js';
 import { errorNode, type ApiBody, type PublicRecord, type PublicValue, type TextBody } from '../../http/reply.js';
 import type { XmlNode } from '../../http/xml.js';
+import { orderedColumn } from '../../storage/documents-port.js';
 import type { DocumentTombstone, List, ListRow, Note, Outline, OutlineNode } from '../../storage/store.js';
 import type { AnyDocument, DocumentSpec } from './document-kinds.js';
 import type { DeletedResult, DocumentResult } from './documents.write.js';
@@ -37,7 +38,7 @@ const RECORDS: Readonly<Record<DocumentSpec['kind'], (d: AnyDocument) => PublicR
   },
   list: (d) => {
     const l = d as List;
-    const cols = l.cols.map((c) => ({ title: c.title, type: c.type, id: c.id, sort: c.sort, width: c.width, ...(c.choices && { choices: c.choices }) }));
+    const cols = l.cols.map(orderedColumn);
     return { id: l.id, added: l.added, modified: l.modified, title: l.title, cols, version: l.version, note: l.note, keywords: l.keywords, rows: l.rows };
   },
   row: (d) => {

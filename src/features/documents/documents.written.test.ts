@@ -14,7 +14,7 @@ import { batch, newUser, one, read, setup, type Plural } from './documents.test-
  * whatever text the records hold and whatever page is asked for.
  */
 
-const PLURAL: Readonly<Record<WrittenKind, Plural>> = { note: 'notes', row: 'rows', outline: 'outlines' };
+const PLURAL: Readonly<Record<WrittenKind, Plural>> = { note: 'notes', row: 'rows', outline: 'outlines', list: 'lists' };
 
 /** Text no client should send but any may: quotes, escapes, controls, separators, astral and unpaired characters. */
 const HOSTILE = [
@@ -103,7 +103,27 @@ describe('get in JSON: what the database writes equals the presenter, byte for b
     await assertPagesAgree(ctx, user, 'outline', [ids[1] as string, ids[4] as string]);
   });
 
-  it('any text a record can hold (property): notes, rows and outlines', async () => {
+  it('lists: hostile text in the list and its columns, columns as the add and edit build them, the rows counted', async () => {
+    const { ctx } = env;
+    const user = await newUser(ctx);
+    const cols = (text: string) => [
+      { title: text.slice(0, 40), type: 19 },
+      { title: 'Decimal', type: 12.4, width: 42, sort: -2 },
+      { title: 'Pick', type: 9, choices: [text.replace(/,/g, ';').slice(0, 30) || 'x', 'b'] },
+      { title: 'Done', type: 1, width: 0, sort: 1000 },
+    ];
+    const lists = HOSTILE.map((text, i) => ({ title: text.slice(0, 60), keywords: text.slice(0, 20), note: text, ref: `l${i}`, cols: cols(text) }));
+    const ids = (JSON.parse((await batch(ctx, user, 'lists', 'add', [...lists, { title: 'No columns', ref: 'none' }])).body) as Array<{ id: string }>).map((l) => l.id);
+    assert.equal(ids.filter((i) => typeof i === 'string').length, lists.length + 1, 'every list is added');
+    await batch(ctx, user, 'rows', 'add', [0, 1, 2].map((i) => ({ list: ids[0], ref: `r${i}`, cells: { c4: i % 2 } })));
+    ctx.clock.advance(5);
+    // An edit that drops a column and adds one (kept in the answer's order) and changes the title.
+    const edited = await one(batch(ctx, user, 'lists', 'edit', [{ id: ids[1], version: 1, title: 'Edited "list"', cols: [{ id: 3, title: 'Pick', type: 10, choices: ['one', 'two'] }, { title: 'New', type: 18 }] }]));
+    assert.deepEqual((edited['cols'] as Array<{ id: number }> | undefined)?.map((c) => c.id), [3, 5], JSON.stringify(edited));
+    await assertPagesAgree(ctx, user, 'list', [ids[0] as string, ids[1] as string, ids[4] as string, 'ffffffffffffffffffffffff']);
+  });
+
+  it('any text a record can hold (property): notes, rows, outlines and lists', async () => {
     const { ctx } = env;
     const user = await newUser(ctx);
     const text = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\n', '\r', '\t', '\u0000', '\u0001', '\u001f', '\u007f', '\u2028', '\uD800', '\uDFFF', '😀', 'é'), fc.string({ unit: 'binary', maxLength: 3 })), maxLength: 30 });
@@ -117,7 +137,8 @@ describe('get in JSON: what the database writes equals the presenter, byte for b
         await ctx.deps.store.transaction((tx) => tx.documents.insertMany(user.account.pk, 'note', fields.map((f) => note(++id, { ...f, modified: now }))));
         await batch(ctx, user, 'rows', 'add', fields.map((f, i) => ({ list, ref: `p${id}-${i}`, cells: { c1: f.text || 'x' } })));
         await batch(ctx, user, 'outlines', 'add', fields.map((f, i) => ({ title: f.title || 'x', note: f.text, ref: `p${id}-${i}`, nodes: [{ content: f.text, children: [{ content: f.title }] }] })));
-        for (const kind of ['note', 'row', 'outline'] as const) {
+        await batch(ctx, user, 'lists', 'add', fields.map((f, i) => ({ title: f.title || 'x', note: f.text, keywords: f.title, ref: `p${id}-${i}`, cols: [{ title: f.title || 'x', type: 10, choices: [f.text.replace(/,/g, '') || 'y'] }] })));
+        for (const kind of ['note', 'row', 'outline', 'list'] as const) {
           const inList = kind === 'row' ? list : undefined;
           const form: Record<string, string> = inList ? { after: String(now - 1), list: inList } : { after: String(now - 1) };
           assert.equal((await read(ctx, user, PLURAL[kind], 'get', form)).body, await presented(ctx, user, kind, { after: now - 1, list: inList }), kind);
@@ -125,5 +146,8 @@ describe('get in JSON: what the database writes equals the presenter, byte for b
       }),
       { numRuns: 25 },
     );
+    // The adds were taken (a refused one would leave nothing to compare).
+    const lists = (JSON.parse((await read(ctx, user, 'lists', 'get', {})).body) as unknown[] | null) ?? [];
+    assert.ok(lists.length >= 25, `${lists.length} lists added`);
   });
 });

@@ -151,7 +151,10 @@ export function readColumns(v: unknown, existing: readonly ListColumn[], nextCol
     if ('problem' in width) return width;
     const sort = raw['sort'] === undefined ? { value: 0 } : readWhole(raw['sort'], 'a column sort', -1000, 1000, 913);
     if ('problem' in sort) return sort;
-    const column: ListColumn = { id, title: title.value, type, width: width.value, sort: sort.value };
+    // Keys in the order the list is stored and answered (orderedColumn), so that a column read
+    // here and the same column read back compare equal as JSON (an import passes over a list
+    // that did not change).
+    const column: ListColumn = { title: title.value, type, id, sort: sort.value, width: width.value };
     if (!isPick(type)) {
       cols.push(column);
       continue;

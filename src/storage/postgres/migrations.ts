@@ -600,4 +600,23 @@ CREATE FUNCTION note_text_json(t TEXT) RETURNS TEXT LANGUAGE sql IMMUTABLE STRIC
 ALTER TABLE notes ADD COLUMN text_json TEXT GENERATED ALWAYS AS (note_text_json(text)) STORED;
 `,
   },
+  {
+    version: 16,
+    name: 'lists keep their columns in the order they are answered',
+    sql: `
+-- As SQLite's step 16: a list's columns are stored with their keys in the order lists/get answers
+-- them (title, type, id, sort, width, then choices), so that the database writes its records from
+-- the stored JSON as it is. The json type keeps each value's text as it was written, so nothing
+-- is escaped again; a list whose columns lack one of the five keys keeps what it has.
+UPDATE lists SET cols = coalesce((
+  SELECT '[' || string_agg(
+    '{"title":' || (c.v -> 'title')::text || ',"type":' || (c.v -> 'type')::text || ',"id":' || (c.v -> 'id')::text
+      || ',"sort":' || (c.v -> 'sort')::text || ',"width":' || (c.v -> 'width')::text
+      || CASE WHEN (c.v ->> 'choices') IS NULL THEN '' ELSE ',"choices":' || (c.v -> 'choices')::text END || '}',
+    ',' ORDER BY c.n) || ']'
+  FROM json_array_elements(lists.cols::json) WITH ORDINALITY AS c(v, n)
+), cols)
+WHERE json_array_length(cols::json) > 0;
+`,
+  },
 ];

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { freshSchema, testDatabaseUrl } from '../../../test/database.js';
 import { newAccount, newTask } from '../../../test/factories.js';
 import { COPIED_TABLES, tableColumns } from '../copy.js';
-import { keptCountsBackfilled } from '../documents.contract.js';
+import { keptCountsBackfilled, listColumnsReordered } from '../documents.contract.js';
 import { storeContract } from '../store.contract.js';
 import { MIGRATIONS } from '../sqlite/migrations.js';
 import { SqliteStore } from '../sqlite/sqlite-store.js';
@@ -272,6 +272,18 @@ if (base) {
           page.rows.map((r) => (JSON.parse(r) as { text: string }).text),
           texts,
         );
+      } finally {
+        await store.close();
+        await db.drop();
+      }
+    });
+
+    it('migration 16 stores the columns of lists already stored in the order lists/get answers them', async () => {
+      const db = await freshSchema(base, { empty: true });
+      const store = new PostgresStore({ url: db.url, poolSize: 2 });
+      try {
+        await store.migrate();
+        await listColumnsReordered(store, async (sql) => void (await (store as unknown as { pool: pg.Pool }).pool.query(sql)));
       } finally {
         await store.close();
         await db.drop();

@@ -1,3 +1,4 @@
+import { orderedColumn } from '../documents-port.js';
 import type { DocumentKind, DocumentTypes, List, ListRow, Note, Outline, WrittenKind } from '../store.js';
 import type { Dialect, JsonKind, SqlParam } from './db.js';
 
@@ -85,7 +86,8 @@ const LISTS: Table<'list'> = {
     nextCol: num(r['next_col']),
     rows: num(r['row_count']),
   }),
-  toValues: (l) => [l.id, l.ref, l.title, l.keywords, l.note, l.version, l.added, l.modified, JSON.stringify(l.cols), l.nextCol],
+  // In the order the record lists them (orderedColumn), so that lists/get writes them as stored.
+  toValues: (l) => [l.id, l.ref, l.title, l.keywords, l.note, l.version, l.added, l.modified, JSON.stringify(l.cols.map(orderedColumn)), l.nextCol],
 };
 
 const ROWS: Table<'row'> = {
@@ -136,6 +138,17 @@ export const WRITTEN: { readonly [K in WrittenKind]: ReadonlyArray<readonly [str
     ['hidden', 't.hidden', 'literal'],
     ['version', 't.version', 'literal'],
     ['nodes', 't.nodes', 'json'],
+  ],
+  list: [
+    ['id', 't.id', 'text'],
+    ['added', 't.added', 'literal'],
+    ['modified', 't.modified', 'literal'],
+    ['title', 't.title', 'text'],
+    ['cols', 't.cols', 'json'],
+    ['version', 't.version', 'literal'],
+    ['note', 't.note', 'text'],
+    ['keywords', 't.keywords', 'text'],
+    ['rows', 't.row_count', 'literal'],
   ],
   row: [
     ['id', 't.id', 'text'],

@@ -658,4 +658,25 @@ UPDATE lists SET row_count = (SELECT count(*) FROM list_rows r WHERE r.user_pk =
 SELECT 1;
 `,
   },
+  {
+    version: 16,
+    name: 'lists keep their columns in the order they are answered',
+    sql: `
+-- A list's columns were stored with their keys in the order the code built them (id, title, type,
+-- width, sort); lists/get answers them as the hosted service does (title, type, id, sort, width,
+-- then choices). Every write now stores that order (document-tables.ts), so that the database
+-- writes lists/get's records from the stored JSON as it is; this rewrites what is stored. Each
+-- value is the stored JSON text of that key (->), so nothing is escaped again; a list whose
+-- columns lack one of the five keys (none is written so) keeps what it has.
+UPDATE lists SET cols = coalesce((
+  SELECT '[' || group_concat(
+    '{"title":' || (c.value -> '$.title') || ',"type":' || (c.value -> '$.type') || ',"id":' || (c.value -> '$.id')
+      || ',"sort":' || (c.value -> '$.sort') || ',"width":' || (c.value -> '$.width')
+      || CASE WHEN (c.value ->> '$.choices') IS NULL THEN '' ELSE ',"choices":' || (c.value -> '$.choices') END || '}',
+    ',' ORDER BY c.key) || ']'
+  FROM json_each(lists.cols) c
+), cols)
+WHERE json_array_length(cols) > 0;
+`,
+  },
 ];

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { newAccount, newTask } from '../../../test/factories.js';
 import { freshDatabase } from '../../../test/database.js';
 import { oauthContract } from '../oauth.contract.js';
-import { documentsContract, keptCountsBackfilled } from '../documents.contract.js';
+import { documentsContract, keptCountsBackfilled, listColumnsReordered } from '../documents.contract.js';
 import { accountsAppsContract } from '../accounts-apps.contract.js';
 import { importsContract } from '../imports.contract.js';
 import { sharingContract } from '../sharing.contract.js';
@@ -225,6 +225,17 @@ describe('sqlite store', () => {
     const raw = new Database(path);
     try {
       await keptCountsBackfilled(store, async (sql) => void raw.exec(sql));
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('migration 16 stores the columns of lists already stored in the order lists/get answers them', async () => {
+    const store = openStore();
+    await store.migrate();
+    const raw = new Database(path);
+    try {
+      await listColumnsReordered(store, async (sql) => void raw.exec(sql));
     } finally {
       raw.close();
     }
