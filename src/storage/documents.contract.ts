@@ -612,15 +612,26 @@ export async function listColumnsReordered(store: Store, rewind: (sql: string) =
     { id: 2, title: hostile, type: 12.4, width: 42, sort: -2, choices: [hostile, 'b'] },
     { id: 7, title: '', type: 1, width: 0, sort: 1000, choices: [] },
   ];
-  await store.transaction((tx) => tx.documents.insertMany(pk, 'list', [list(hex(0x31), { cols }), list(hex(0x32), { ref: 'no-cols', cols: [] })]));
+  await store.transaction((tx) =>
+    tx.documents.insertMany(pk, 'list', [list(hex(0x31), { cols }), list(hex(0x32), { ref: 'no-cols', cols: [] }), list(hex(0x33), { ref: 'incomplete', cols })]),
+  );
+  const stored = async (id: string): Promise<string> => JSON.stringify((await store.read.documents.get(pk, 'list', id))?.cols);
   // As every list was stored before step 16: id, title, type, width, sort, then its choices.
   const before = JSON.stringify(cols.map((c) => ({ id: c.id, title: c.title, type: c.type, width: c.width, sort: c.sort, ...(c.choices && { choices: c.choices }) })));
-  await rewind(`UPDATE lists SET cols = '${before.replace(/'/g, "''")}' WHERE id = '${hex(0x31)}'`);
+  // A column no code writes: without a width. Its list is left as it is, whole.
+  const incomplete = JSON.stringify([{ id: 1, title: 'Plain', type: 19, width: 100, sort: 0 }, { id: 2, title: 'No width', type: 19, sort: 0 }]);
+  const rewrite = (id: string, text: string) => rewind(`UPDATE lists SET cols = '${text.replace(/'/g, "''")}' WHERE user_pk = ${pk} AND id = '${id}'`);
+  await rewrite(hex(0x31), before);
+  await rewrite(hex(0x33), incomplete);
+  assert.equal(await stored(hex(0x31)), before, 'stored in the old order');
   await rewind('DELETE FROM schema_migrations WHERE version = 16');
   assert.deepEqual((await store.migrate()).applied, [16]);
   const ordered = JSON.stringify(cols.map((c) => ({ title: c.title, type: c.type, id: c.id, sort: c.sort, width: c.width, ...(c.choices && { choices: c.choices }) })));
+  assert.equal(await stored(hex(0x31)), ordered, 'the answer\'s order, each value as it was');
+  assert.equal(await stored(hex(0x32)), '[]');
+  assert.equal(await stored(hex(0x33)), incomplete, 'a list with a column lacking a key is left whole');
   const written = (await store.read.documents.pageWritten(pk, 'list', { start: 0, num: 10 })).rows;
-  assert.equal(written.length, 2);
+  assert.equal(written.length, 3);
   assert.ok(written.some((r) => r.includes(`"cols":${ordered},`)), `the columns in the answer's order, as they were: ${written.join('\n')}`);
   assert.ok(written.some((r) => r.includes('"cols":[],')));
   assert.deepEqual((await store.read.documents.get(pk, 'list', hex(0x31)))?.cols, cols);

@@ -607,14 +607,19 @@ ALTER TABLE notes ADD COLUMN text_json TEXT GENERATED ALWAYS AS (note_text_json(
 -- As SQLite's step 16: a list's columns are stored with their keys in the order lists/get answers
 -- them (title, type, id, sort, width, then choices), so that the database writes its records from
 -- the stored JSON as it is. The json type keeps each value's text as it was written, so nothing
--- is escaped again; a list whose columns lack one of the five keys keeps what it has.
+-- is escaped again. A list any of whose columns lacks one of the five keys keeps its columns as
+-- they are (the count of texts falls short). Reading a key de-escapes the object it is in, which
+-- fails on an escaped U+0000 or lone surrogate: text is cleaned of both on input since before
+-- lists existed.
 UPDATE lists SET cols = coalesce((
-  SELECT '[' || string_agg(
-    '{"title":' || (c.v -> 'title')::text || ',"type":' || (c.v -> 'type')::text || ',"id":' || (c.v -> 'id')::text
-      || ',"sort":' || (c.v -> 'sort')::text || ',"width":' || (c.v -> 'width')::text
-      || CASE WHEN (c.v ->> 'choices') IS NULL THEN '' ELSE ',"choices":' || (c.v -> 'choices')::text END || '}',
-    ',' ORDER BY c.n) || ']'
-  FROM json_array_elements(lists.cols::json) WITH ORDINALITY AS c(v, n)
+  SELECT CASE WHEN count(*) = count(e.col) THEN '[' || string_agg(e.col, ',' ORDER BY e.n) || ']' END
+  FROM (
+    SELECT c.n,
+      '{"title":' || (c.v -> 'title')::text || ',"type":' || (c.v -> 'type')::text || ',"id":' || (c.v -> 'id')::text
+        || ',"sort":' || (c.v -> 'sort')::text || ',"width":' || (c.v -> 'width')::text
+        || CASE WHEN (c.v ->> 'choices') IS NULL THEN '' ELSE ',"choices":' || (c.v -> 'choices')::text END || '}' AS col
+    FROM json_array_elements(lists.cols::json) WITH ORDINALITY AS c(v, n)
+  ) e
 ), cols)
 WHERE json_array_length(cols::json) > 0;
 `,

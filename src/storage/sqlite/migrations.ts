@@ -666,15 +666,19 @@ SELECT 1;
 -- width, sort); lists/get answers them as the hosted service does (title, type, id, sort, width,
 -- then choices). Every write now stores that order (document-tables.ts), so that the database
 -- writes lists/get's records from the stored JSON as it is; this rewrites what is stored. Each
--- value is the stored JSON text of that key (->), so nothing is escaped again; a list whose
--- columns lack one of the five keys (none is written so) keeps what it has.
+-- value is the stored JSON text of that key (->), so nothing is escaped again. A list any of whose
+-- columns lacks one of the five keys (none is written so) keeps its columns as they are: a
+-- missing key makes that column's text NULL, and the count of texts then falls short of the
+-- count of columns.
 UPDATE lists SET cols = coalesce((
-  SELECT '[' || group_concat(
-    '{"title":' || (c.value -> '$.title') || ',"type":' || (c.value -> '$.type') || ',"id":' || (c.value -> '$.id')
-      || ',"sort":' || (c.value -> '$.sort') || ',"width":' || (c.value -> '$.width')
-      || CASE WHEN (c.value ->> '$.choices') IS NULL THEN '' ELSE ',"choices":' || (c.value -> '$.choices') END || '}',
-    ',' ORDER BY c.key) || ']'
-  FROM json_each(lists.cols) c
+  SELECT CASE WHEN count(*) = count(e.col) THEN '[' || group_concat(e.col, ',' ORDER BY e.key) || ']' END
+  FROM (
+    SELECT c.key,
+      '{"title":' || (c.value -> '$.title') || ',"type":' || (c.value -> '$.type') || ',"id":' || (c.value -> '$.id')
+        || ',"sort":' || (c.value -> '$.sort') || ',"width":' || (c.value -> '$.width')
+        || CASE WHEN (c.value ->> '$.choices') IS NULL THEN '' ELSE ',"choices":' || (c.value -> '$.choices') END || '}' AS col
+    FROM json_each(lists.cols) c
+  ) e
 ), cols)
 WHERE json_array_length(cols) > 0;
 `,
