@@ -136,6 +136,11 @@ export interface DocumentQuery {
   readonly list?: string | undefined;
   readonly start: number;
   readonly num: number;
+  /**
+   * Rows: the list's kept count of rows, when the caller has just read the list. A page with no
+   * filter but the list then takes its total from it instead of reading it again.
+   */
+  readonly listRows?: number | undefined;
 }
 
 export interface DocumentPage<K extends DocumentKind> {

@@ -252,6 +252,16 @@ export function documentsContract(label: string, open: OpenStore): void {
       assert.deepEqual(rows.items.map((w) => w.id), [hex(6)]);
       assert.equal(await read().documents.count(a, 'row', hex(1)), 1);
       assert.equal(await read().documents.count(a, 'note'), 3);
+      // A full page of a list's rows takes its total from the list's count the caller read with
+      // the list (listRows), without reading it again: a number unlike the real one shows it is
+      // the one given. A filtered page counts what matches.
+      await tx(async (r) => r.documents.insert(a, 'row', row(hex(7), hex(2))));
+      for (const page of [read().documents.page.bind(read().documents), read().documents.pageWritten.bind(read().documents)] as const) {
+        assert.equal((await page(a, 'row', { list: hex(2), start: 0, num: 1, listRows: 40 })).total, 40);
+        assert.equal((await page(a, 'row', { list: hex(2), start: 0, num: 1 })).total, 2);
+        assert.equal((await page(a, 'row', { list: hex(2), start: 0, num: 1, after: 0, listRows: 40 })).total, 2);
+        assert.equal((await page(a, 'row', { list: hex(2), start: 0, num: 5, listRows: 40 })).total, 2, 'a first page that holds every row counts them');
+      }
     });
 
     it('idByRef finds the record added with a ref (rows within their list); update keeps ref and list', async () => {

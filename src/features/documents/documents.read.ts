@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
-import type { DocumentId, DocumentQuery, DocumentTombstone, DocumentWrittenPage, WrittenKind } from '../../storage/store.js';
+import type { DocumentId, DocumentQuery, DocumentTombstone, DocumentWrittenPage, List, WrittenKind } from '../../storage/store.js';
 import { classifyDocumentId } from './document-fields.js';
 import type { AnyDocument, DocumentSpec } from './document-kinds.js';
 
@@ -29,16 +29,18 @@ export interface DocumentListing {
  * The list a rows call names: 1001 when it names none, 1007 when it is not a list of the account
  * (never existed, deleted, another account's). A whole-request error: get and deleted read one list.
  */
-export async function listOfRows(deps: Deps, auth: AuthContext, raw: string | undefined): Promise<string> {
+export async function listOfRows(deps: Deps, auth: AuthContext, raw: string | undefined): Promise<List> {
   const id = classifyDocumentId(raw, 'hex');
   if (id === 'none') throw new ApiError(1001, { desc: 'Your row must name its list: list is required' });
-  if (id === 'invalid' || !(await deps.store.read.documents.get(auth.userPk, 'list', id))) throw new ApiError(1007, { ref: raw });
-  return id as string;
+  const list = id === 'invalid' ? null : await deps.store.read.documents.get(auth.userPk, 'list', id);
+  if (!list) throw new ApiError(1007, { ref: raw });
+  return list;
 }
 
 /** The page a get asks for, or null when its id names no record any kind can have. */
 async function queryOf(deps: Deps, auth: AuthContext, input: DocumentListInput): Promise<DocumentQuery | null> {
   const { spec } = input;
+  // The list read here also gives a full page of its rows its total (its kept row count).
   const list = spec.inList ? await listOfRows(deps, auth, input.list) : undefined;
   let id: DocumentId | undefined;
   if (input.id !== undefined) {
@@ -51,7 +53,8 @@ async function queryOf(deps: Deps, auth: AuthContext, input: DocumentListInput):
     id,
     after: input.after,
     before: input.before,
-    list,
+    list: list?.id,
+    listRows: list?.rows,
     start: Math.max(0, input.start),
     num: Math.min(MAX_PAGE, Math.max(0, input.num)),
   };

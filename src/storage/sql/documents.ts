@@ -139,7 +139,7 @@ export class SqlDocuments implements DocumentsRepo {
       // record (of a list): that total is kept (count(), migration 14).
       total: async (got: number): Promise<number> => {
         if (q.start === 0 && got < limit) return got;
-        if (q.id === undefined && q.after === undefined && q.before === undefined) return this.count(userPk, kind, q.list);
+        if (q.id === undefined && q.after === undefined && q.before === undefined) return q.listRows ?? this.count(userPk, kind, q.list);
         return num((await this.db.get<{ n: number }>(`SELECT count(*) AS n ${from}`, ...params))?.n);
       },
     };
