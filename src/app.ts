@@ -24,6 +24,7 @@ import { exportRoutes } from './web/export.routes.js';
 import { siteOf } from './web/html.js';
 import { taskRoutes as webTaskRoutes } from './web/tasks/tasks.routes.js';
 import { notesRoutes } from './web/notes/notes.routes.js';
+import { listsRoutes } from './web/lists/lists.routes.js';
 import { organizeRoutes } from './web/organize/organize.routes.js';
 import { visitorRoutes } from './web/visitor.routes.js';
 import { Web } from './web/web-kit.js';
@@ -94,6 +95,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     webTaskRoutes(web);
     organizeRoutes(web);
     notesRoutes(web);
+    listsRoutes(web);
   });
   return app;
 }

@@ -83,6 +83,11 @@ ul.compact{list-style:none;margin:0;padding:0}
 ul.compact>li{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:baseline;gap:.1rem 1rem;padding:.55rem 0;border-top:1px solid #e1e4ea}
 ul.compact>li:first-child{border-top:none;padding-top:0}
 ul.compact>li:last-child{padding-bottom:0}
+.tablewrap{overflow-x:auto;background:#fff;border-radius:10px;box-shadow:0 1px 4px #0002;margin:0 0 1.2rem}
+.tablewrap table{border-collapse:collapse;width:100%}
+.tablewrap caption{text-align:left;padding:.9rem 1rem .5rem;font-weight:600}
+.tablewrap th,.tablewrap td{text-align:left;vertical-align:top;padding:.45rem 1rem;border-top:1px solid #e1e4ea;overflow-wrap:normal;min-width:7rem;max-width:22rem}
+.tablewrap th{font-size:.9rem;background:#f8f9fb}
 main.wide{max-width:72rem}
 .bar-row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}
 .bar-row>.grow{flex:1 1 16rem;min-width:0}
@@ -208,7 +213,7 @@ export interface PageOptions {
 /**
  * The sections of the signed-in app, first in the navigation. Other to-do pages add theirs here.
  */
-export const APP_LINKS: ReadonlyArray<readonly [path: string, text: string]> = [['/', 'Tasks'], ['/folders', 'Organize'], ['/notes', 'Notes']];
+export const APP_LINKS: ReadonlyArray<readonly [path: string, text: string]> = [['/', 'Tasks'], ['/folders', 'Organize'], ['/notes', 'Notes'], ['/lists', 'Lists']];
 
 function navigation(site: Site, nav: Nav): string {
   const link = (path: string, text: string): string =>

@@ -1,0 +1,90 @@
+import type { Account, CellValue, List, ListColumn, ListRow } from '../../storage/store.js';
+import { h, layout, type Nav, type Site } from '../html.js';
+import { accountDay } from '../organize/dates.js';
+import { showMore } from '../paging.js';
+
+/**
+ * The lists pages, to read: the account's lists, and one list's rows as a table of its columns.
+ * Apps write lists and rows (lists/add, rows/add); these pages show what they wrote.
+ */
+
+type Who = Pick<Account, 'prefs'>;
+
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * A cell as a person reads it, by its column's type (list-columns.ts, COLUMN_TYPES): a date is
+ * stored at noon UTC of its day and shown as that day; a date and time in the account's timezone;
+ * flags as words; several choices joined. Text is shown as text, never as a link: a URL cell may
+ * hold any scheme.
+ */
+export function cellText(who: Who, column: ListColumn, value: CellValue | undefined): string {
+  if (value === undefined || value === '') return '';
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value !== 'number') return String(value);
+  switch (column.type) {
+    case 1:
+      return value === 1 ? 'Yes' : 'No';
+    case 17:
+      return value === 1 ? 'Starred' : '';
+    case 2:
+      return value.toFixed(2);
+    case 3:
+      return accountDay({ prefs: { ...who.prefs, timezone: 10 } }, value);
+    case 4: {
+      const offset = (who.prefs.timezone - 10) * 1800;
+      const d = new Date((value + offset) * 1000);
+      return `${accountDay(who, value)} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
+    }
+    case 8:
+      return `${value} min`;
+    case 14:
+      return `${value} %`;
+    case 16:
+      return `${value} of 5`;
+    default:
+      return String(value);
+  }
+}
+
+export function listsPage(site: Site, nav: Nav, v: { lists: readonly List[]; show: number; more: string | undefined; day: (seconds: number) => string }): string {
+  const shown = v.lists.slice(0, v.show);
+  const hidden = v.lists.length - shown.length;
+  const items = shown
+    .map(
+      (l) =>
+        `<li><span><a href="${h(`${site.base}/lists/${l.id}`)}">${h(l.title)}</a>${l.keywords === '' ? '' : ` <span class="muted">${h(l.keywords)}</span>`}</span><span class="muted">${h(
+          `${l.rows} row${l.rows === 1 ? '' : 's'} · changed ${v.day(l.modified)}`,
+        )}</span></li>`,
+    )
+    .join('');
+  const body =
+    v.lists.length === 0
+      ? '<div class="card"><p>You have no lists yet. Apps that keep lists add them here.</p></div>'
+      : `<p class="muted" id="list-count">${h(`${v.lists.length} list${v.lists.length === 1 ? '' : 's'}`)}${hidden > 0 ? h(`; ${shown.length} shown, ${hidden} more below`) : ''}</p>
+<section class="card" aria-label="Your lists"><ul class="compact">${items}</ul></section>
+${hidden > 0 ? showMore(site.base, v.more, hidden) : ''}`;
+  return layout(site, 'Lists', `<h1>Lists</h1>${body}`, { nav });
+}
+
+export function listPage(site: Site, nav: Nav, v: { list: List; rows: readonly ListRow[]; show: number; more: string | undefined; who: Who; day: (seconds: number) => string }): string {
+  const l = v.list;
+  // In the order they were added; those added together (one call of an app) by their first
+  // column's text, then by id: ids are a stamp and random digits, no order a person would know.
+  const first = l.cols[0];
+  const key = (r: ListRow): string => (first ? cellText(v.who, first, r.cells[`c${first.id}`]) : '');
+  const ordered = [...v.rows].sort((a, b) => a.added - b.added || key(a).localeCompare(key(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const shown = ordered.slice(0, v.show);
+  const hidden = v.rows.length - shown.length;
+  const head = l.cols.map((c) => `<th scope="col">${h(c.title || 'Untitled')}</th>`).join('');
+  const rows = shown.map((r) => `<tr>${l.cols.map((c) => `<td>${h(cellText(v.who, c, r.cells[`c${c.id}`]))}</td>`).join('')}</tr>`).join('');
+  const about = [l.note === '' ? '' : `<div class="notetext">${h(l.note)}</div>`, `<p class="muted">${h([l.keywords === '' ? '' : l.keywords, `${l.rows} row${l.rows === 1 ? '' : 's'}`, `changed ${v.day(l.modified)}`].filter((x) => x !== '').join(' · '))}</p>`].join('');
+  const table =
+    l.cols.length === 0
+      ? '<div class="card"><p>This list has no columns.</p></div>'
+      : v.rows.length === 0
+        ? '<div class="card"><p>This list has no rows yet.</p></div>'
+        : `<div class="tablewrap" role="region" aria-labelledby="rows-caption" tabindex="0"><table><caption id="rows-caption">Rows of ${h(l.title)}</caption><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>
+${hidden > 0 ? showMore(site.base, v.more, hidden) : ''}`;
+  return layout(site, l.title, `<p class="crumbs"><a href="${h(site.base)}/lists">Lists</a></p><h1>${h(l.title)}</h1>${about}${table}`, { nav });
+}

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { api, createAccount, PASSWORD, signIn, type TestContext } from '../harness.js';
+import { launchChromium, skipWithoutChromium, watchConsole } from './chromium.js';
+import { ORIGIN, pageCheck, servedContext, signInOnPage } from './page-kit.js';
+
+/**
+ * The lists pages in Chromium, at 1280 and 390 pixels: each checked with axe-core, for horizontal
+ * scrolling of the page (a wide table scrolls within its own region, which the keyboard reaches),
+ * console errors and CSP refusals. With SCREENSHOTS=docs/web they are photographed there.
+ */
+
+describe('the lists pages in a real browser', { skip: skipWithoutChromium() }, () => {
+  let ctx: TestContext;
+  let hostRules: string;
+
+  before(async () => {
+    ({ ctx, hostRules } = await servedContext());
+    ctx.clock.set(Date.UTC(2026, 2, 14, 9, 30));
+  });
+  after(async () => {
+    await ctx?.close();
+  });
+
+  for (const width of [1280, 390]) {
+    it(`the lists and a list's rows, by keyboard too, at ${width} px`, async () => {
+      const account = await createAccount(ctx, { email: `lists-${width}@example.org`, alias: 'Ann' });
+      const { token } = await signIn(ctx, { account, scope: 'basic lists write' });
+      const launched = await launchChromium({ width, height: width > 600 ? 860 : 844 }, { hostRules });
+      const page = await launched.context.newPage();
+      const problems = watchConsole(page);
+      const main = async () => (await page.textContent('main')) ?? '';
+      const check = pageCheck(page, width);
+      try {
+        await signInOnPage(page, account.email, PASSWORD);
+        await page.click('header a:has-text("Lists")');
+        await page.waitForURL(`${ORIGIN}/lists`);
+        assert.match(await main(), /You have no lists yet/);
+        await check('lists-empty');
+
+        const cols = [
+          { title: 'Item', type: 19 },
+          { title: 'Quantity', type: 13 },
+          { title: 'Done', type: 1 },
+          { title: 'Shop', type: 10, choices: ['market', 'bakery', 'hardware store'] },
+          { title: 'Needed by', type: 3 },
+          { title: 'Notes', type: 18 },
+        ];
+        const added = (
+          await api(ctx, token, '/3/lists/add.php', {
+            lists: JSON.stringify([
+              { title: 'Groceries & errands', ref: 'g', note: 'For the weekend: the market opens at eight.', keywords: 'home', cols },
+              { title: 'Books to read', ref: 'b', keywords: 'leisure', cols: [{ title: 'Title', type: 19 }, { title: 'Author', type: 19 }] },
+            ]),
+          })
+        ).json<Array<{ id: string }>>();
+        const id = added[0]?.id ?? '';
+        const items = [
+          ['Sourdough bread', 1, 0, 'bakery', '2026-03-14', 'Ask for the dark crust'],
+          ['Milk', 2, 1, 'market', '', ''],
+          ['Picture hooks', 12, 0, 'hardware store', '2026-03-20', 'The brass ones, for the hall'],
+          ['Apples', 6, 0, 'market', '', 'Any sour kind'],
+        ] as const;
+        const rows = items.map(([c1, c2, c3, c4, c5, c6], i) => ({ list: id, ref: `r${i}`, cells: { c1, c2, c3, c4, ...(c5 && { c5 }), ...(c6 && { c6 }) } }));
+        assert.equal((await api(ctx, token, '/3/rows/add.php', { rows: JSON.stringify(rows) })).statusCode, 200);
+
+        await page.reload();
+        assert.match(await main(), /2 lists/);
+        await check('lists');
+        // By keyboard: Tab to the list's link, Enter.
+        let reached = false;
+        for (let n = 0; n < 40 && !reached; n++) {
+          await page.keyboard.press('Tab');
+          reached = (await page.evaluate(`document.activeElement ? document.activeElement.matches('main a[href="/lists/${id}"]') : false`)) as boolean;
+        }
+        assert.ok(reached, 'the list is reached with Tab');
+        await page.keyboard.press('Enter');
+        await page.waitForURL(`${ORIGIN}/lists/${id}`);
+        assert.match(await main(), /Sourdough bread/);
+        assert.match(await main(), /Mar 14, 2026/);
+        await check('list');
+      } catch (err) {
+        throw new Error(`${(err as Error).message}\nat ${page.url()}:\n${((await page.textContent('main').catch(() => '')) ?? '').slice(0, 600)}\nconsole: ${problems.join('\n')}`);
+      } finally {
+        await launched.close();
+      }
+      assert.deepEqual(problems, [], 'no console errors or CSP refusals');
+    });
+  }
+});
