@@ -173,7 +173,7 @@ async function main(): Promise<void> {
     for (const g of goals) console.log(`| ${g.figure} | ${g.database} | ${g.value} | ${g.goal} | ${g.met ? 'yes' : 'no'} |`);
   }
   if (chosen('web')) {
-    console.log('\n### web: the task list page and the notes page (in process; docs/decisions/0013)\n');
+    console.log('\n### web: the task list, notes and list pages (in process; docs/decisions/0013)\n');
     for (const line of await webTasksBench()) console.log(line);
   }
   if (chosen('repeat')) {

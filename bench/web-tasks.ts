@@ -7,8 +7,8 @@
  * tasks, 71–200 ms and 350–650 ms at 10,000, quiet to busy), with room for that noise: at 1,000
  * tasks the server answers in ≤ 75 ms and Chromium paints in ≤ 750 ms; at 10,000, ≤ 400 ms and
  * ≤ 1,000 ms. What grows with the account is reading and sorting every task, not the HTML. The
- * notes page (its first 200 notes by folder, "Show more" for the next) is held to the same goals
- * at as many notes, in the same account. */
+ * notes page (its first 200 notes by folder, "Show more" for the next) and a list's page (its
+ * first 200 rows) are held to the same goals at as many notes and rows, in the same account. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import { systemClock } from '../src/lib/clock.js';
 import { openStore } from '../src/storage/open.js';
 import { startSession } from '../src/web/sessions.service.js';
 import { chromiumPath, launchChromium } from '../test/web/chromium.js';
-import { seedNotes, seedTasks } from './seed.js';
+import { BENCH_LIST_ID, seedList, seedNotes, seedTasks } from './seed.js';
 
 const SIZES = [1000, 10_000] as const;
 const GOALS: Readonly<Record<number, { server: number; paint: number }>> = { 1000: { server: 75, paint: 750 }, 10_000: { server: 400, paint: 1000 } };
@@ -53,10 +53,12 @@ async function measureSize(tasks: number): Promise<Figures[]> {
     await seedTasks(store, account.pk, tasks, 0);
     // The notes page is held to the task list's goals: as many notes as tasks.
     await seedNotes(store, account.pk, tasks);
+    // And the list page, at as many rows of one list.
+    await seedList(store, account.pk, tasks);
     const { sessionId } = await startSession(deps, account.pk, 'bench-device');
     const cookie = `tickler_session=${sessionId}`;
     const runs = tasks >= 10_000 ? 5 : 15;
-    const pages = [...['hotlist', 'all', 'folder'].map((view) => ({ view, url: `/?view=${view}` })), { view: 'notes page', url: '/notes' }];
+    const pages = [...['hotlist', 'all', 'folder'].map((view) => ({ view, url: `/?view=${view}` })), { view: 'notes page', url: '/notes' }, { view: 'list page', url: `/lists/${BENCH_LIST_ID}` }];
     for (const { view, url } of pages) {
       for (let i = 0; i < 2; i++) await app.inject({ url, headers: { cookie } });
       const wall: number[] = [];
