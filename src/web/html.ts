@@ -86,7 +86,7 @@ ul.compact>li:last-child{padding-bottom:0}
 .tablewrap{overflow-x:auto;background:#fff;border-radius:10px;box-shadow:0 1px 4px #0002;margin:0 0 1.2rem}
 .tablewrap table{border-collapse:collapse;width:100%}
 .tablewrap caption{text-align:left;padding:.9rem 1rem .5rem;font-weight:600}
-.tablewrap th,.tablewrap td{text-align:left;vertical-align:top;padding:.45rem 1rem;border-top:1px solid #e1e4ea;overflow-wrap:normal;min-width:7rem;max-width:22rem}
+.tablewrap th,.tablewrap td{text-align:left;vertical-align:top;padding:.45rem 1rem;border-top:1px solid #e1e4ea;overflow-wrap:normal;min-width:7rem;white-space:pre-wrap}
 .tablewrap th{font-size:.9rem;background:#f8f9fb}
 main.wide{max-width:72rem}
 .bar-row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}

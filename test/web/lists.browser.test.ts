@@ -79,6 +79,16 @@ describe('the lists pages in a real browser', { skip: skipWithoutChromium() }, (
         assert.match(await main(), /Sourdough bread/);
         assert.match(await main(), /Mar 14, 2026/);
         await check('list');
+        // The table's region is reached with Tab (a narrow screen scrolls it with the arrow keys),
+        // its focus shown.
+        let inTable = false;
+        for (let n = 0; n < 20 && !inTable; n++) {
+          await page.keyboard.press('Tab');
+          inTable = (await page.evaluate(`document.activeElement ? document.activeElement.matches('.tablewrap') : false`)) as boolean;
+        }
+        assert.ok(inTable, 'the table region is reached with Tab');
+        const ring = (await page.evaluate(`(() => { const s = getComputedStyle(document.activeElement); return s.outlineStyle + ' ' + s.outlineWidth; })()`)) as string;
+        assert.doesNotMatch(ring, /^none|0px$/, `the focused region shows its focus (${ring})`);
       } catch (err) {
         throw new Error(`${(err as Error).message}\nat ${page.url()}:\n${((await page.textContent('main').catch(() => '')) ?? '').slice(0, 600)}\nconsole: ${problems.join('\n')}`);
       } finally {

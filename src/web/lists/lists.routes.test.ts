@@ -4,7 +4,7 @@ import { Browser } from '../../../test/browser.js';
 import { api, signIn, testContext, type TestContext } from '../../../test/harness.js';
 import { signedInBrowser, text } from '../../../test/web-pages.js';
 import type { ListColumn } from '../../storage/store.js';
-import { cellText } from '../views/lists.js';
+import { cellText, listPage } from '../views/lists.js';
 
 /**
  * The lists pages through app.inject: the account's lists, and a list's rows as a table of its
@@ -86,6 +86,23 @@ describe('lists pages', () => {
     assert.equal((all.body.match(/<tr><td>/g) ?? []).length, 210);
   });
 
+  it('rows added together come in the order of their first column, as people sort text (numbers within it as numbers, case aside); more than 200 lists show 200 and a link', async () => {
+    const { b, token } = await person();
+    const id = await listWith(token, 'Numbers', [{ c1: 'Item 10' }, { c1: 'Item 9' }, { c1: 'item 2' }, { c1: 'Bread' }]);
+    const page = (await b.get(`/lists/${id}`)).body;
+    assert.deepEqual([...page.matchAll(/<tr><td>([^<]*)<\/td>/g)].map((m) => m[1]), ['Bread', 'item 2', 'Item 9', 'Item 10'], 'the first column (Item) orders them');
+    const lists = await person();
+    for (let i = 0; i < 210; i += 50) {
+      const batch = Array.from({ length: Math.min(50, 210 - i) }, (_, j) => ({ title: `List ${i + j}`, ref: `l${i + j}` }));
+      assert.equal((await api(ctx, lists.token, '/3/lists/add.php', { lists: JSON.stringify(batch) })).statusCode, 200);
+    }
+    const first = await lists.b.get('/lists');
+    assert.equal((first.body.match(/<li><span><a href="\/lists\//g) ?? []).length, 200);
+    assert.match(text(first), /210 lists; 200 shown, 10 more below/);
+    assert.match(first.body, /href="\/lists\?show=400">Show 10 more \(of 10\)/);
+    assert.equal(((await lists.b.get('/lists?show=400')).body.match(/<li><span><a href="\/lists\//g) ?? []).length, 210);
+  });
+
   it("another person's list answers 404, as an id that is none; signed out, the pages send to sign-in", async () => {
     const owner = await person();
     const id = await listWith(owner.token, 'Mine', [{ c1: 'Secret' }]);
@@ -115,5 +132,25 @@ describe('lists pages', () => {
     assert.equal(cellText(who, col(9), ['a', 'b']), 'a, b');
     assert.equal(cellText(who, col(21), 'javascript:alert(1)'), 'javascript:alert(1)');
     assert.equal(cellText(who, col(19), undefined), '');
+    assert.equal(cellText(who, col(12.2), 2.5), '2.50');
+    assert.equal(cellText(who, col(12.4), 1), '1.0000');
+    // In an account five hours ahead of UTC (timezone 20, half hours from UTC-5): a date and time
+    // moves with it, a date (stored at noon UTC of its day) does not.
+    const ahead = { prefs: { timezone: 20, dateformat: 3 } } as Parameters<typeof cellText>[0];
+    assert.equal(cellText(ahead, col(4), Date.UTC(2026, 0, 31, 20, 5) / 1000), '2026-02-01 01:05');
+    assert.equal(cellText(ahead, col(3), Date.UTC(2026, 0, 31, 12) / 1000), '2026-01-31');
+    const behind = { prefs: { timezone: 0, dateformat: 3 } } as Parameters<typeof cellText>[0];
+    assert.equal(cellText(behind, col(3), Date.UTC(2026, 0, 31, 12) / 1000), '2026-01-31');
+  });
+
+  it('a page that shows no more says so, without a link', () => {
+    const site = { base: '', address: 'todo.example.org' };
+    const nav = { email: 'a@example.org', isAdmin: false, csrf: 'x', current: '/lists' };
+    const who = { prefs: { timezone: 10, dateformat: 3 } } as Parameters<typeof cellText>[0];
+    const list = { id: 'a'.repeat(24), ref: 'r', title: 'L', keywords: '', note: '', version: 1, added: 1, modified: 1, cols: [{ id: 1, title: 'Item', type: 19, width: 100, sort: 0 }], nextCol: 2, rows: 3 };
+    const rows = ['x', 'y', 'z'].map((c1, i) => ({ id: String(i).repeat(24), list: list.id, ref: c1, version: 1, added: 1, modified: 1, cells: { c1 } }));
+    const page = listPage(site, nav, { list, rows, show: 2, more: undefined, who, day: String });
+    assert.match(page, /1 more rows not shown: this page shows no more\./);
+    assert.doesNotMatch(page, /Show \d+ more/);
   });
 });

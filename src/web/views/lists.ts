@@ -29,6 +29,11 @@ export function cellText(who: Who, column: ListColumn, value: CellValue | undefi
       return value === 1 ? 'Starred' : '';
     case 2:
       return value.toFixed(2);
+    case 12.1:
+    case 12.2:
+    case 12.3:
+    case 12.4:
+      return value.toFixed(Math.round((column.type - 12) * 10));
     case 3:
       return accountDay({ prefs: { ...who.prefs, timezone: 10 } }, value);
     case 4: {
@@ -47,10 +52,15 @@ export function cellText(who: Who, column: ListColumn, value: CellValue | undefi
   }
 }
 
-export function listsPage(site: Site, nav: Nav, v: { lists: readonly List[]; show: number; more: string | undefined; day: (seconds: number) => string }): string {
-  const shown = v.lists.slice(0, v.show);
-  const hidden = v.lists.length - shown.length;
-  const items = shown
+/** Where a long page ends: a "Show more" link, or why there is none (a page's most). */
+function more(base: string, next: string | undefined, hidden: number, what: string): string {
+  if (hidden <= 0) return '';
+  return next === undefined ? `<p class="muted">${h(`${hidden} more ${what} not shown: this page shows no more.`)}</p>` : showMore(base, next, hidden);
+}
+
+export function listsPage(site: Site, nav: Nav, v: { lists: readonly List[]; total: number; more: string | undefined; day: (seconds: number) => string }): string {
+  const hidden = v.total - v.lists.length;
+  const items = v.lists
     .map(
       (l) =>
         `<li><span><a href="${h(`${site.base}/lists/${l.id}`)}">${h(l.title)}</a>${l.keywords === '' ? '' : ` <span class="muted">${h(l.keywords)}</span>`}</span><span class="muted">${h(
@@ -59,21 +69,31 @@ export function listsPage(site: Site, nav: Nav, v: { lists: readonly List[]; sho
     )
     .join('');
   const body =
-    v.lists.length === 0
+    v.total === 0
       ? '<div class="card"><p>You have no lists yet. Apps that keep lists add them here.</p></div>'
-      : `<p class="muted" id="list-count">${h(`${v.lists.length} list${v.lists.length === 1 ? '' : 's'}`)}${hidden > 0 ? h(`; ${shown.length} shown, ${hidden} more below`) : ''}</p>
+      : `<p class="muted" id="list-count">${h(`${v.total} list${v.total === 1 ? '' : 's'}`)}${hidden > 0 ? h(`; ${v.lists.length} shown, ${hidden} more below`) : ''}</p>
 <section class="card" aria-label="Your lists"><ul class="compact">${items}</ul></section>
-${hidden > 0 ? showMore(site.base, v.more, hidden) : ''}`;
+${more(site.base, v.more, hidden, 'lists')}`;
   return layout(site, 'Lists', `<h1>Lists</h1>${body}`, { nav });
+}
+
+/** What a cell is ordered by: numbers as numbers (before text), text as people sort it. */
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+function byCell(a: CellValue | undefined, b: CellValue | undefined): number {
+  const text = (x: CellValue | undefined): string => (x === undefined ? '' : Array.isArray(x) ? x.join(', ') : String(x));
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'number') return -1;
+  if (typeof b === 'number') return 1;
+  return collator.compare(text(a), text(b));
 }
 
 export function listPage(site: Site, nav: Nav, v: { list: List; rows: readonly ListRow[]; show: number; more: string | undefined; who: Who; day: (seconds: number) => string }): string {
   const l = v.list;
-  // In the order they were added; those added together (one call of an app) by their first
-  // column's text, then by id: ids are a stamp and random digits, no order a person would know.
-  const first = l.cols[0];
-  const key = (r: ListRow): string => (first ? cellText(v.who, first, r.cells[`c${first.id}`]) : '');
-  const ordered = [...v.rows].sort((a, b) => a.added - b.added || key(a).localeCompare(key(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // In the order they were added; those added together (one call of an app, one import) by
+  // their first column's value, then by id: ids are a stamp and random digits, no order a person
+  // would know.
+  const first = l.cols[0] ? `c${l.cols[0].id}` : '';
+  const ordered = [...v.rows].sort((a, b) => a.added - b.added || byCell(a.cells[first], b.cells[first]) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const shown = ordered.slice(0, v.show);
   const hidden = v.rows.length - shown.length;
   const head = l.cols.map((c) => `<th scope="col">${h(c.title || 'Untitled')}</th>`).join('');
@@ -85,6 +105,6 @@ export function listPage(site: Site, nav: Nav, v: { list: List; rows: readonly L
       : v.rows.length === 0
         ? '<div class="card"><p>This list has no rows yet.</p></div>'
         : `<div class="tablewrap" role="region" aria-labelledby="rows-caption" tabindex="0"><table><caption id="rows-caption">Rows of ${h(l.title)}</caption><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>
-${hidden > 0 ? showMore(site.base, v.more, hidden) : ''}`;
+${more(site.base, v.more, hidden, 'rows')}`;
   return layout(site, l.title, `<p class="crumbs"><a href="${h(site.base)}/lists">Lists</a></p><h1>${h(l.title)}</h1>${about}${table}`, { nav });
 }
