@@ -88,6 +88,9 @@ ul.compact>li:last-child{padding-bottom:0}
 .tablewrap caption{text-align:left;padding:.9rem 1rem .5rem;font-weight:600}
 .tablewrap th,.tablewrap td{text-align:left;vertical-align:top;padding:.45rem 1rem;border-top:1px solid #e1e4ea;overflow-wrap:normal;min-width:7rem;white-space:pre-wrap}
 .tablewrap th{font-size:.9rem;background:#f8f9fb}
+ul.outline{margin:.25rem 0 0;padding-left:1.4rem}
+.card>ul.outline{margin:0;padding-left:1.2rem}
+ul.outline>li{margin:.3rem 0}
 main.wide{max-width:72rem}
 .bar-row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}
 .bar-row>.grow{flex:1 1 16rem;min-width:0}
@@ -213,7 +216,7 @@ export interface PageOptions {
 /**
  * The sections of the signed-in app, first in the navigation. Other to-do pages add theirs here.
  */
-export const APP_LINKS: ReadonlyArray<readonly [path: string, text: string]> = [['/', 'Tasks'], ['/folders', 'Organize'], ['/notes', 'Notes'], ['/lists', 'Lists']];
+export const APP_LINKS: ReadonlyArray<readonly [path: string, text: string]> = [['/', 'Tasks'], ['/folders', 'Organize'], ['/notes', 'Notes'], ['/lists', 'Lists'], ['/outlines', 'Outlines']];
 
 function navigation(site: Site, nav: Nav): string {
   const link = (path: string, text: string): string =>

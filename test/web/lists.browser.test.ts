@@ -5,12 +5,12 @@ import { launchChromium, skipWithoutChromium, watchConsole } from './chromium.js
 import { ORIGIN, pageCheck, servedContext, signInOnPage } from './page-kit.js';
 
 /**
- * The lists pages in Chromium, at 1280 and 390 pixels: each checked with axe-core, for horizontal
+ * The lists and outlines pages in Chromium, at 1280 and 390 pixels: each checked with axe-core, for horizontal
  * scrolling of the page (a wide table scrolls within its own region, which the keyboard reaches),
  * console errors and CSP refusals. With SCREENSHOTS=docs/web they are photographed there.
  */
 
-describe('the lists pages in a real browser', { skip: skipWithoutChromium() }, () => {
+describe('the lists and outlines pages in a real browser', { skip: skipWithoutChromium() }, () => {
   let ctx: TestContext;
   let hostRules: string;
 
@@ -23,9 +23,9 @@ describe('the lists pages in a real browser', { skip: skipWithoutChromium() }, (
   });
 
   for (const width of [1280, 390]) {
-    it(`the lists and a list's rows, by keyboard too, at ${width} px`, async () => {
+    it(`the lists, a list's rows, the outlines and one outline, by keyboard too, at ${width} px`, async () => {
       const account = await createAccount(ctx, { email: `lists-${width}@example.org`, alias: 'Ann' });
-      const { token } = await signIn(ctx, { account, scope: 'basic lists write' });
+      const { token } = await signIn(ctx, { account, scope: 'basic lists outlines write' });
       const launched = await launchChromium({ width, height: width > 600 ? 860 : 844 }, { hostRules });
       const page = await launched.context.newPage();
       const problems = watchConsole(page);
@@ -89,6 +89,35 @@ describe('the lists pages in a real browser', { skip: skipWithoutChromium() }, (
         assert.ok(inTable, 'the table region is reached with Tab');
         const ring = (await page.evaluate(`(() => { const s = getComputedStyle(document.activeElement); return s.outlineStyle + ' ' + s.outlineWidth; })()`)) as string;
         assert.doesNotMatch(ring, /^none|0px$/, `the focused region shows its focus (${ring})`);
+
+        // Outlines: the list of them from the navigation, one as its tree.
+        const outlines = (
+          await api(ctx, token, '/3/outlines/add.php', {
+            outlines: JSON.stringify([
+              {
+                title: 'Moving house',
+                ref: 'm',
+                note: 'Keys handed over on May 30.',
+                keywords: 'home',
+                nodes: [
+                  { content: 'Pack', children: [{ content: 'Books and papers', checked: 1 }, { content: 'Kitchen', children: [{ content: 'Wrap the glasses' }] }] },
+                  { content: 'Tell the bank, the doctor and the school about the new address' },
+                  { content: 'Read the meters on the last day', checked: 1 },
+                ],
+              },
+              { title: 'Garden plans', ref: 'g', keywords: 'someday', hidden: 1 },
+            ]),
+          })
+        ).json<Array<{ id: string }>>();
+        assert.equal(typeof outlines[0]?.id, 'string', JSON.stringify(outlines));
+        await page.click('header a:has-text("Outlines")');
+        await page.waitForURL(`${ORIGIN}/outlines`);
+        assert.match(await main(), /2 outlines/);
+        await check('outlines');
+        await page.click(`main a[href="/outlines/${outlines[0]?.id ?? ''}"]`);
+        await page.waitForURL(`${ORIGIN}/outlines/${outlines[0]?.id ?? ''}`);
+        assert.match(await main(), /Wrap the glasses/);
+        await check('outline');
       } catch (err) {
         throw new Error(`${(err as Error).message}\nat ${page.url()}:\n${((await page.textContent('main').catch(() => '')) ?? '').slice(0, 600)}\nconsole: ${problems.join('\n')}`);
       } finally {

@@ -21,10 +21,10 @@ const LISTS = DOCUMENT_KINDS.find((k) => k.kind === 'list');
 const ROWS = DOCUMENT_KINDS.find((k) => k.kind === 'row');
 
 /**
- * The records the get service lists, a page of MAX_PAGE at a time (an account's lists, a list's
- * rows), up to `most`; and how many there are.
+ * The records the get service lists, a page of MAX_PAGE at a time (an account's lists or
+ * outlines, a list's rows), up to `most`; and how many there are. The outlines pages use it too.
  */
-async function upTo(deps: Deps, auth: AuthContext, spec: DocumentSpec, most: number, list?: string): Promise<{ items: AnyDocument[]; total: number }> {
+export async function upTo(deps: Deps, auth: AuthContext, spec: DocumentSpec, most: number, list?: string): Promise<{ items: AnyDocument[]; total: number }> {
   const items: AnyDocument[] = [];
   for (;;) {
     const page = await listDocuments(deps, auth, { spec, start: items.length, num: Math.min(MAX_PAGE, most - items.length), list });
