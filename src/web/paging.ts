@@ -28,10 +28,13 @@ export function showMoreAddress(here: string, show: number): string | undefined 
   return url.pathname.startsWith('//') || url.host !== 'x' ? undefined : `${url.pathname}${url.search}`;
 }
 
-/** The "Show more" link of a long list, or why there is none. */
-export function showMore(base: string, next: string | undefined, hidden: number): string {
+/**
+ * The "Show more" link of a long list, or why there is none: `limit` says where a page stops (a
+ * page without a search, or one that stops sooner, says so).
+ */
+export function showMore(base: string, next: string | undefined, hidden: number, limit = `a page shows at most ${MAX_SHOW.toLocaleString('en-US')}. Search to narrow the list.`): string {
   return next === undefined
-    ? `<p class="muted">${hidden} more not shown: a page shows at most ${MAX_SHOW.toLocaleString('en-US')}. Search to narrow the list.</p>`
+    ? `<p class="muted">${hidden} more not shown: ${h(limit)}</p>`
     : `<p><a class="button secondary" href="${h(base + next)}">Show ${Math.min(hidden, PAGE_ROWS)} more (of ${hidden})</a></p>`;
 }
 

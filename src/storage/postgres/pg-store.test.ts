@@ -237,25 +237,29 @@ if (base) {
       }
     });
 
-    it('migration 14 counts the notes, outlines, lists and rows an account already holds', async () => {
-      // A schema of its own, never reused: the test changes its shape.
-      const db = await freshSchema(base, { empty: true });
-      const store = new PostgresStore({ url: db.url, poolSize: 2 });
-      try {
-        await store.migrate();
-        await keptCountsBackfilled(store, async (sql) => void (await (store as unknown as { pool: pg.Pool }).pool.query(sql)));
-      } finally {
-        await store.close();
-        await db.drop();
-      }
-    });
-
-    it('migration 15 keeps the JSON of the notes already stored, only where it differs from the text, and notes/get writes them as before', async () => {
-      const db = await freshSchema(base, { empty: true });
+    /**
+     * `steps` on a store migrated in a schema of its own, never reused (the steps change its shape),
+     * with `query` running SQL on it.
+     */
+    async function onMigratedSchema(steps: (store: PostgresStore, query: (sql: string) => Promise<Array<Record<string, unknown>>>) => Promise<void>): Promise<void> {
+      // Set: this block runs only with a database (`if (base)` above).
+      const db = await freshSchema(base as string, { empty: true });
       const store = new PostgresStore({ url: db.url, poolSize: 2 });
       const query = async (sql: string) => (await (store as unknown as { pool: pg.Pool }).pool.query(sql)).rows as Array<Record<string, unknown>>;
       try {
         await store.migrate();
+        await steps(store, query);
+      } finally {
+        await store.close();
+        await db.drop();
+      }
+    }
+
+    it('migration 14 counts the notes, outlines, lists and rows an account already holds', () =>
+      onMigratedSchema((store, query) => keptCountsBackfilled(store, async (sql) => void (await query(sql)))));
+
+    it('migration 15 keeps the JSON of the notes already stored, only where it differs from the text, and notes/get writes them as before', () =>
+      onMigratedSchema(async (store, query) => {
         const pk = (await store.transaction((tx) => tx.accounts.create(newAccount('kept-json', 1)))).pk;
         const texts = ['plain words', 'two\nlines', 'a "quote" and \\ a backslash', '\u0001 control, é, 😀', ''];
         const notes = texts.map((text, i) => ({ id: i + 1, title: `Note "${i}"`, text, folder: 0, private: 0, added: 100, modified: 200 + i }));
@@ -272,23 +276,10 @@ if (base) {
           page.rows.map((r) => (JSON.parse(r) as { text: string }).text),
           texts,
         );
-      } finally {
-        await store.close();
-        await db.drop();
-      }
-    });
+      }));
 
-    it('migration 16 stores the columns of lists already stored in the order lists/get answers them', async () => {
-      const db = await freshSchema(base, { empty: true });
-      const store = new PostgresStore({ url: db.url, poolSize: 2 });
-      try {
-        await store.migrate();
-        await listColumnsReordered(store, async (sql) => void (await (store as unknown as { pool: pg.Pool }).pool.query(sql)));
-      } finally {
-        await store.close();
-        await db.drop();
-      }
-    });
+    it('migration 16 stores the columns of lists already stored in the order lists/get answers them', () =>
+      onMigratedSchema((store, query) => listColumnsReordered(store, async (sql) => void (await query(sql)))));
 
     it('two stores migrating one schema at once apply each step once', async () => {
       const db = await freshSchema(base, { empty: true });

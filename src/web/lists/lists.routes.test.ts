@@ -150,7 +150,7 @@ describe('lists pages', () => {
     const list = { id: 'a'.repeat(24), ref: 'r', title: 'L', keywords: '', note: '', version: 1, added: 1, modified: 1, cols: [{ id: 1, title: 'Item', type: 19, width: 100, sort: 0 }], nextCol: 2, rows: 3 };
     const rows = ['x', 'y', 'z'].map((c1, i) => ({ id: String(i).repeat(24), list: list.id, ref: c1, version: 1, added: 1, modified: 1, cells: { c1 } }));
     const page = listPage(site, nav, { list, rows, show: 2, more: undefined, who, day: String });
-    assert.match(page, /1 more rows not shown: this page shows no more\./);
+    assert.match(page, /1 more not shown: this page shows no more\./);
     assert.doesNotMatch(page, /Show \d+ more/);
   });
 });

@@ -52,11 +52,8 @@ export function cellText(who: Who, column: ListColumn, value: CellValue | undefi
   }
 }
 
-/** Where a long page ends: a "Show more" link, or why there is none (a page's most). */
-function more(base: string, next: string | undefined, hidden: number, what: string): string {
-  if (hidden <= 0) return '';
-  return next === undefined ? `<p class="muted">${h(`${hidden} more ${what} not shown: this page shows no more.`)}</p>` : showMore(base, next, hidden);
-}
+/** Where the lists pages stop: they have no search. */
+export const NO_MORE = 'this page shows no more.';
 
 export function listsPage(site: Site, nav: Nav, v: { lists: readonly List[]; total: number; more: string | undefined; day: (seconds: number) => string }): string {
   const hidden = v.total - v.lists.length;
@@ -73,18 +70,18 @@ export function listsPage(site: Site, nav: Nav, v: { lists: readonly List[]; tot
       ? '<div class="card"><p>You have no lists yet. Apps that keep lists add them here.</p></div>'
       : `<p class="muted" id="list-count">${h(`${v.total} list${v.total === 1 ? '' : 's'}`)}${hidden > 0 ? h(`; ${v.lists.length} shown, ${hidden} more below`) : ''}</p>
 <section class="card" aria-label="Your lists"><ul class="compact">${items}</ul></section>
-${more(site.base, v.more, hidden, 'lists')}`;
+${hidden > 0 ? showMore(site.base, v.more, hidden, NO_MORE) : ''}`;
   return layout(site, 'Lists', `<h1>Lists</h1>${body}`, { nav });
 }
 
 /** What a cell is ordered by: numbers as numbers (before text), text as people sort it. */
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+const cellKey = (x: CellValue | undefined): string => (x === undefined ? '' : Array.isArray(x) ? x.join(', ') : String(x));
 function byCell(a: CellValue | undefined, b: CellValue | undefined): number {
-  const text = (x: CellValue | undefined): string => (x === undefined ? '' : Array.isArray(x) ? x.join(', ') : String(x));
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'number') return -1;
   if (typeof b === 'number') return 1;
-  return collator.compare(text(a), text(b));
+  return collator.compare(cellKey(a), cellKey(b));
 }
 
 export function listPage(site: Site, nav: Nav, v: { list: List; rows: readonly ListRow[]; show: number; more: string | undefined; who: Who; day: (seconds: number) => string }): string {
@@ -105,6 +102,6 @@ export function listPage(site: Site, nav: Nav, v: { list: List; rows: readonly L
       : v.rows.length === 0
         ? '<div class="card"><p>This list has no rows yet.</p></div>'
         : `<div class="tablewrap" role="region" aria-labelledby="rows-caption" tabindex="0"><table><caption id="rows-caption">Rows of ${h(l.title)}</caption><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>
-${more(site.base, v.more, hidden, 'rows')}`;
+${hidden > 0 ? showMore(site.base, v.more, hidden, NO_MORE) : ''}`;
   return layout(site, l.title, `<p class="crumbs"><a href="${h(site.base)}/lists">Lists</a></p><h1>${h(l.title)}</h1>${about}${table}`, { nav });
 }

@@ -1,6 +1,7 @@
 import type { Outline, OutlineNode } from '../../storage/store.js';
 import { h, layout, type Nav, type Site } from '../html.js';
 import { showMore } from '../paging.js';
+import { NO_MORE } from './lists.js';
 
 /**
  * The outlines pages, to read: the account's outlines, and one outline as its tree. Apps write
@@ -30,7 +31,7 @@ export function outlinesPage(site: Site, nav: Nav, v: { outlines: readonly Outli
       ? '<div class="card"><p>You have no outlines yet. Apps that keep outlines add them here.</p></div>'
       : `<p class="muted" id="outline-count">${h(`${v.total} outline${v.total === 1 ? '' : 's'}`)}${hidden > 0 ? h(`; ${v.outlines.length} shown, ${hidden} more below`) : ''}</p>
 <section class="card" aria-label="Your outlines"><ul class="compact">${items}</ul></section>
-${hidden <= 0 ? '' : v.more === undefined ? `<p class="muted">${h(`${hidden} more outlines not shown: this page shows no more.`)}</p>` : showMore(site.base, v.more, hidden)}`;
+${hidden > 0 ? showMore(site.base, v.more, hidden, NO_MORE) : ''}`;
   return layout(site, 'Outlines', `<h1>Outlines</h1>${body}`, { nav });
 }
 
