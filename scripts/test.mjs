@@ -81,6 +81,7 @@ const SECOND_PASS = [
   'src/web/export.routes.test.js',
   'src/web/notes/notes.routes.test.js',
   'src/web/lists/lists.routes.test.js',
+  'src/web/lists/rows.routes.test.js',
   'src/web/outlines/outlines.routes.test.js',
   'src/web/organize/organize.routes.test.js',
   'src/web/reset.routes.test.js',

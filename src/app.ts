@@ -25,6 +25,7 @@ import { siteOf } from './web/html.js';
 import { taskRoutes as webTaskRoutes } from './web/tasks/tasks.routes.js';
 import { notesRoutes } from './web/notes/notes.routes.js';
 import { listsRoutes } from './web/lists/lists.routes.js';
+import { rowsRoutes } from './web/lists/rows.routes.js';
 import { outlinesRoutes } from './web/outlines/outlines.routes.js';
 import { organizeRoutes } from './web/organize/organize.routes.js';
 import { visitorRoutes } from './web/visitor.routes.js';
@@ -97,6 +98,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     organizeRoutes(web);
     notesRoutes(web);
     listsRoutes(web);
+    rowsRoutes(web);
     outlinesRoutes(web);
   });
   return app;

@@ -39,7 +39,7 @@ label{display:block;margin:.9rem 0 .2rem;font-weight:600}
 label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}
 .hint{display:block;color:#555c6c;font-size:.88rem;font-weight:400;margin:.1rem 0 .2rem}
 input,select,textarea,button{font:inherit}
-input[type=email],input[type=password],input[type=text],input[type=url],input[type=number],input[type=search],input[type=date],input[type=time],select,textarea{width:100%;padding:.5rem;border:1px solid #8b93a7;border-radius:6px;background:#fff;color:inherit}
+input[type=email],input[type=password],input[type=text],input[type=url],input[type=number],input[type=search],input[type=date],input[type=datetime-local],input[type=time],select,textarea{width:100%;padding:.5rem;border:1px solid #8b93a7;border-radius:6px;background:#fff;color:inherit}
 input[type=checkbox]{width:1.1rem;height:1.1rem}
 textarea{min-height:5.5rem}
 fieldset{border:1px solid #d5d9e1;border-radius:8px;margin:1rem 0 0;padding:.2rem 1rem 1rem;min-width:0}
@@ -88,6 +88,7 @@ ul.compact>li:last-child{padding-bottom:0}
 .tablewrap caption{text-align:left;padding:.9rem 1rem .5rem;font-weight:600}
 .tablewrap th,.tablewrap td{text-align:left;vertical-align:top;padding:.45rem 1rem;border-top:1px solid #e1e4ea;overflow-wrap:normal;min-width:7rem;white-space:pre-wrap}
 .tablewrap th{font-size:.9rem;background:#f8f9fb}
+.tablewrap td.act,.tablewrap th.act{min-width:0;white-space:nowrap}
 ul.outline{margin:.25rem 0 0;padding-left:1.4rem}
 .card>ul.outline{margin:0;padding-left:1.2rem}
 ul.outline>li{margin:.3rem 0}

@@ -64,8 +64,8 @@ describe('lists pages', () => {
     const list = await b.get(`/lists/${id}`);
     assert.equal(list.statusCode, 200);
     assert.match(list.body, /<th scope="col">Item<\/th><th scope="col">Qty<\/th><th scope="col">Done<\/th><th scope="col">Shops<\/th><th scope="col">By<\/th>/);
-    assert.match(list.body, /<tr><td>Bread<\/td><td>2<\/td><td>Yes<\/td><td>bakery<\/td><td>Mar 14, 2026<\/td><\/tr>/);
-    assert.match(list.body, /<tr><td>Milk &#34;fresh&#34;<\/td><td><\/td><td><\/td><td>market, bakery<\/td><td><\/td><\/tr>/, 'empty cells are empty');
+    assert.match(list.body, /<tr><td class="act"><a href="\/lists\/[0-9a-f]{24}\/rows\/[0-9a-f]{24}" aria-label="Edit row 1, Bread">Edit<\/a><\/td><td>Bread<\/td><td>2<\/td><td>Yes<\/td><td>bakery<\/td><td>Mar 14, 2026<\/td><\/tr>/);
+    assert.match(list.body, /<tr><td class="act"><a [^>]+ aria-label="Edit row 2, Milk &#34;fresh&#34;">Edit<\/a><\/td><td>Milk &#34;fresh&#34;<\/td><td><\/td><td><\/td><td>market, bakery<\/td><td><\/td><\/tr>/, 'empty cells are empty');
     assert.match(text(list), /For the weekend/);
     assert.match(list.body, /role="region" aria-labelledby="rows-caption" tabindex="0"/, 'the table scrolls within a region reachable by keyboard');
   });
@@ -80,17 +80,17 @@ describe('lists pages', () => {
       assert.equal((await api(ctx, token, '/3/rows/add.php', { rows: JSON.stringify(rows) })).statusCode, 200);
     }
     const first = await b.get(`/lists/${many}`);
-    assert.equal((first.body.match(/<tr><td>/g) ?? []).length, 200);
+    assert.equal((first.body.match(/<tr><td class="act">/g) ?? []).length, 200);
     assert.match(first.body, new RegExp(`href="/lists/${many}\\?show=400">Show 10 more \\(of 10\\)`));
     const all = await b.get(`/lists/${many}?show=400`);
-    assert.equal((all.body.match(/<tr><td>/g) ?? []).length, 210);
+    assert.equal((all.body.match(/<tr><td class="act">/g) ?? []).length, 210);
   });
 
   it('rows added together come in the order of their first column, as people sort text (numbers within it as numbers, case aside); more than 200 lists show 200 and a link', async () => {
     const { b, token } = await person();
     const id = await listWith(token, 'Numbers', [{ c1: 'Item 10' }, { c1: 'Item 9' }, { c1: 'item 2' }, { c1: 'Bread' }]);
     const page = (await b.get(`/lists/${id}`)).body;
-    assert.deepEqual([...page.matchAll(/<tr><td>([^<]*)<\/td>/g)].map((m) => m[1]), ['Bread', 'item 2', 'Item 9', 'Item 10'], 'the first column (Item) orders them');
+    assert.deepEqual([...page.matchAll(/Edit<\/a><\/td><td>([^<]*)<\/td>/g)].map((m) => m[1]), ['Bread', 'item 2', 'Item 9', 'Item 10'], 'the first column (Item) orders them');
     const lists = await person();
     for (let i = 0; i < 210; i += 50) {
       const batch = Array.from({ length: Math.min(50, 210 - i) }, (_, j) => ({ title: `List ${i + j}`, ref: `l${i + j}` }));

@@ -10,11 +10,12 @@ import { accountDay } from '../organize/dates.js';
 import { webAuth } from '../organize/organize.routes.js';
 import { PAGE_ROWS, showMoreAddress, shownRows } from '../paging.js';
 import { listPage, listsPage } from '../views/lists.js';
-import { queryStrings, type Web } from '../web-kit.js';
+import { queryStrings, type SignedIn, type Web } from '../web-kit.js';
 
 /**
- * The lists pages, to read: the account's lists, and one list's rows. They read through the same
- * service as lists/get and rows/get (documents.read.ts), with the signed-in account's rights.
+ * The lists pages: the account's lists, and one list's rows. They read through the same service
+ * as lists/get and rows/get (documents.read.ts), with the signed-in account's rights; a row's
+ * form is rows.routes.ts.
  */
 
 const LISTS = DOCUMENT_KINDS.find((k) => k.kind === 'list');
@@ -39,6 +40,15 @@ export async function upTo(deps: Deps, auth: AuthContext, spec: DocumentSpec, mo
  */
 const MOST_CELLS = 200_000;
 
+/** The list an address names, among the signed-in person's; null for any other (another person's answers as none does). */
+export async function ownList(deps: Deps, who: SignedIn, raw: string): Promise<List | null> {
+  const id = classifyDocumentId(raw, 'hex');
+  return id === 'none' || id === 'invalid' ? null : deps.store.read.documents.get(who.account.pk, 'list', id);
+}
+
+/** The page of an address that names no list of the person's. */
+export const noList = (web: Web, reply: FastifyReply): FastifyReply => web.errorPage(reply, 404, 'No such list', 'There is no list of yours at this address.');
+
 export function listsRoutes(web: Web): void {
   const { deps } = web;
   if (!LISTS || !ROWS) throw new Error('the lists and rows descriptions are missing');
@@ -55,10 +65,8 @@ export function listsRoutes(web: Web): void {
   });
 
   web.getSignedIn('/lists/:id', async function showList(request, reply, who) {
-    const id = classifyDocumentId((request.params as { id: string }).id, 'hex');
-    // Another person's list answers as none does.
-    const list = id === 'none' || id === 'invalid' ? null : await deps.store.read.documents.get(who.account.pk, 'list', id);
-    const gone = (): FastifyReply => web.errorPage(reply, 404, 'No such list', 'There is no list of yours at this address.');
+    const list = await ownList(deps, who, (request.params as { id: string }).id);
+    const gone = (): FastifyReply => noList(web, reply);
     if (!list) return gone();
     let listRows: ListRow[];
     try {
@@ -73,6 +81,7 @@ export function listsRoutes(web: Web): void {
     const show = Math.min(most, shownRows(queryStrings(request)['show']));
     const more = show >= most ? undefined : showMoreAddress(`/lists/${list.id}`, show);
     const day = (seconds: number): string => accountDay(who.account, seconds);
-    return web.page(reply, 200, listPage(web.site, web.nav(reply, who, '/lists'), { list, rows: listRows, show, more, who: who.account, day }));
+    const { notice } = web.flash(request, reply);
+    return web.page(reply, 200, listPage(web.site, web.nav(reply, who, '/lists'), { list, rows: listRows, show, more, who: who.account, day, notice }));
   });
 }

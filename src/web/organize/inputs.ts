@@ -44,9 +44,13 @@ function parts(f: Common): { id: string; before: string; attrs: string } {
   return { id, before: `<label for="${id}">${h(f.label)}</label>${hint}${error}`, attrs: attrs.join(' ') };
 }
 
-export function textInput(f: Common & { value: string; required?: boolean; type?: 'text' | 'number'; step?: string; maxChars?: number }): string {
+export function textInput(
+  f: Common & { value: string; required?: boolean; type?: 'text' | 'number' | 'date' | 'datetime-local'; inputMode?: 'decimal' | 'email' | 'tel' | 'url'; step?: string; maxChars?: number },
+): string {
   const { before, attrs } = parts(f);
-  const extra = [f.required ? 'required' : '', f.step ? `step="${f.step}"` : '', f.maxChars ? `maxlength="${f.maxChars}"` : ''].filter(Boolean).join(' ');
+  const extra = [f.required ? 'required' : '', f.inputMode ? `inputmode="${f.inputMode}"` : '', f.step ? `step="${f.step}"` : '', f.maxChars ? `maxlength="${f.maxChars}"` : '']
+    .filter(Boolean)
+    .join(' ');
   return `${before}<input ${attrs} type="${f.type ?? 'text'}" value="${h(f.value)}"${extra ? ` ${extra}` : ''}>`;
 }
 

@@ -1,11 +1,12 @@
 import type { Account, CellValue, List, ListColumn, ListRow } from '../../storage/store.js';
-import { h, layout, type Nav, type Site } from '../html.js';
+import { h, layout, messages, type Nav, type Site } from '../html.js';
 import { accountDay } from '../organize/dates.js';
 import { showMore } from '../paging.js';
 
 /**
- * The lists pages, to read: the account's lists, and one list's rows as a table of its columns.
- * Apps write lists and rows (lists/add, rows/add); these pages show what they wrote.
+ * The lists pages: the account's lists, and one list's rows as a table of its columns, each row
+ * with a link to its form (views/list-rows.ts). Apps make lists and their columns (lists/add);
+ * people add, edit and delete rows here as well.
  */
 
 type Who = Pick<Account, 'prefs'>;
@@ -84,7 +85,11 @@ function byCell(a: CellValue | undefined, b: CellValue | undefined): number {
   return collator.compare(cellKey(a), cellKey(b));
 }
 
-export function listPage(site: Site, nav: Nav, v: { list: List; rows: readonly ListRow[]; show: number; more: string | undefined; who: Who; day: (seconds: number) => string }): string {
+export function listPage(
+  site: Site,
+  nav: Nav,
+  v: { list: List; rows: readonly ListRow[]; show: number; more: string | undefined; who: Who; day: (seconds: number) => string; notice?: string | undefined },
+): string {
   const l = v.list;
   // In the order they were added; those added together (one call of an app, one import) by
   // their first column's value, then by id: ids are a stamp and random digits, no order a person
@@ -93,15 +98,26 @@ export function listPage(site: Site, nav: Nav, v: { list: List; rows: readonly L
   const ordered = [...v.rows].sort((a, b) => a.added - b.added || byCell(a.cells[first], b.cells[first]) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const shown = ordered.slice(0, v.show);
   const hidden = v.rows.length - shown.length;
-  const head = l.cols.map((c) => `<th scope="col">${h(c.title || 'Untitled')}</th>`).join('');
-  const rows = shown.map((r) => `<tr>${l.cols.map((c) => `<td>${h(cellText(v.who, c, r.cells[`c${c.id}`]))}</td>`).join('')}</tr>`).join('');
+  // The Edit links come first: a phone shows the table's first columns, the rest scroll.
+  const head = `<th scope="col" class="act">Change</th>${l.cols.map((c) => `<th scope="col">${h(c.title || 'Untitled')}</th>`).join('')}`;
+  const path = `${site.base}/lists/${l.id}`;
+  const rows = shown
+    .map((r, i) => {
+      const cells = l.cols.map((c) => cellText(v.who, c, r.cells[`c${c.id}`]));
+      // Named by its place and first cell: "Edit row 3, Milk" (rows have no title of their own).
+      const name = `Edit row ${i + 1}${cells[0] ? `, ${cells[0].slice(0, 80)}` : ''}`;
+      return `<tr><td class="act"><a href="${h(`${path}/rows/${r.id}`)}" aria-label="${h(name)}">Edit</a></td>${cells.map((t) => `<td>${h(t)}</td>`).join('')}</tr>`;
+    })
+    .join('');
   const about = [l.note === '' ? '' : `<div class="notetext">${h(l.note)}</div>`, `<p class="muted">${h([l.keywords === '' ? '' : l.keywords, `${l.rows} row${l.rows === 1 ? '' : 's'}`, `changed ${v.day(l.modified)}`].filter((x) => x !== '').join(' · '))}</p>`].join('');
+  // A row is made of the list's columns, which apps set (lists/edit): without any there is nothing to add.
+  const add = l.cols.length === 0 ? '' : `<p><a class="button" href="${h(path)}/rows/new">Add a row</a></p>`;
   const table =
     l.cols.length === 0
-      ? '<div class="card"><p>This list has no columns.</p></div>'
+      ? '<div class="card"><p>This list has no columns. The app that keeps it adds them.</p></div>'
       : v.rows.length === 0
         ? '<div class="card"><p>This list has no rows yet.</p></div>'
         : `<div class="tablewrap" role="region" aria-labelledby="rows-caption" tabindex="0"><table><caption id="rows-caption">Rows of ${h(l.title)}</caption><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>
 ${hidden > 0 ? showMore(site.base, v.more, hidden, NO_MORE) : ''}`;
-  return layout(site, l.title, `<p class="crumbs"><a href="${h(site.base)}/lists">Lists</a></p><h1>${h(l.title)}</h1>${about}${table}`, { nav });
+  return layout(site, l.title, `<p class="crumbs"><a href="${h(site.base)}/lists">Lists</a></p><h1>${h(l.title)}</h1>${messages({ notice: v.notice })}${about}${add}${table}`, { nav });
 }
