@@ -69,6 +69,7 @@ ul.items>li:first-child{border-top:none;padding-top:0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:.4rem 0}
 dl.facts dt{color:#555c6c}
 dl.facts dd{margin:0}
+dl.cells dd{white-space:pre-wrap}
 details{margin-top:.8rem}
 summary{cursor:pointer;color:#1f4fb5}
 nav.tabs ul{list-style:none;margin:0 0 1rem;padding:0;display:flex;flex-wrap:wrap;gap:.3rem}

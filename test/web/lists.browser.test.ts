@@ -106,7 +106,9 @@ describe('the lists and outlines pages in a real browser', { skip: skipWithoutCh
         await page.fill('#f-c5', '2026-03-21');
         await check('list-row-new');
         await page.focus('#f-c6');
-        await page.keyboard.type('Whole, not ground');
+        await page.keyboard.type('Whole,');
+        await page.keyboard.press('Enter');
+        await page.keyboard.type('not ground');
         // A pick-several column's choices, a box each.
         await page.keyboard.press('Tab');
         await page.keyboard.press('Tab');
@@ -124,19 +126,37 @@ describe('the lists and outlines pages in a real browser', { skip: skipWithoutCh
         await page.keyboard.press('Enter');
         await page.waitForURL(`${ORIGIN}/lists/${id}`);
         assert.match(await main(), /The row is added\./);
-        assert.match(await main(), /Edit\s*Coffee beans\s*1\s*Yes\s*market\s*Mar 21, 2026\s*Whole, not ground\s*Bob/);
+        assert.match(await main(), /Edit\s*Coffee beans\s*1\s*Yes\s*market\s*Mar 21, 2026\s*Whole,\s*not ground\s*Bob/);
         await check('list-row-added');
 
-        // Edited and deleted from its row's link.
+        // Edited and deleted from its row's link. Saved as shown, nothing changes (the browser
+        // sends the notes' line break as CRLF, the row holds LF).
         await page.click('main a[aria-label$="Coffee beans"]');
         await page.waitForSelector('h1:has-text("Edit a row")');
         assert.equal(await page.inputValue('#f-c1'), 'Coffee beans');
         await check('list-row-edit');
+        await page.click('main button:has-text("Save the row")');
+        await page.waitForURL(`${ORIGIN}/lists/${id}`);
+        assert.match(await main(), /Nothing to save: the row was not changed\./);
+        await page.click('main a[aria-label$="Coffee beans"]');
+        await page.waitForSelector('h1:has-text("Edit a row")');
+        // An app changes the row while its form is open: the save is refused as stale, and the
+        // page shows the row as it now is, the app's quantity in the field the person left.
+        const stored = (await api(ctx, token, '/3/rows/get.php', { list: id })).json<Array<{ id: string; version: number; cells: Record<string, unknown> }>>();
+        const coffee = stored.find((r) => r.cells['c1'] === 'Coffee beans');
+        await api(ctx, token, '/3/rows/edit.php', { rows: JSON.stringify([{ id: coffee?.id, version: coffee?.version, cells: { c2: 3 } }]) });
         await page.keyboard.press('Control+A');
         await page.keyboard.type('Coffee beans, dark roast');
         await page.keyboard.press('Enter');
+        await page.waitForSelector('h2:has-text("The row as it is now")');
+        assert.match(await main(), /The row was changed \(by an app, or on another page\) after this form was opened \(error 1014\)/);
+        assert.equal(await page.inputValue('#f-c2'), '3');
+        assert.equal(await page.inputValue('#f-c1'), 'Coffee beans, dark roast');
+        await check('list-row-stale');
+        await page.click('main button:has-text("Save the row")');
         await page.waitForURL(`${ORIGIN}/lists/${id}`);
         assert.match(await main(), /The row is saved\./);
+        assert.match(await main(), /Coffee beans, dark roast\s*3\s*Yes/);
         assert.match(await main(), /Coffee beans, dark roast/);
         await page.click('main a[aria-label$="dark roast"]');
         await page.click('main a:has-text("Delete the row…")');
@@ -180,8 +200,8 @@ describe('the lists and outlines pages in a real browser', { skip: skipWithoutCh
       } finally {
         await launched.close();
       }
-      // The refused row form answers 422 on purpose, which Chromium reports on the console: not counted.
-      assert.deepEqual(problems.filter((p) => !/status of 422/.test(p)), [], 'no console errors or CSP refusals');
+      // The refused row forms answer 422 and 409 on purpose, which Chromium reports on the console: not counted.
+      assert.deepEqual(problems.filter((p) => !/status of (422|409)/.test(p)), [], 'no console errors or CSP refusals');
     });
   }
 });

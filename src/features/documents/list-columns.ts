@@ -118,7 +118,7 @@ export function readCell(v: unknown, column: ListColumn): Read<CellValue | undef
 }
 
 export const MAX_COLUMN_TITLE_CHARS = 100;
-const MAX_CHOICES = 100;
+export const MAX_CHOICES = 100;
 const MAX_CHOICE_CHARS = 100;
 
 /**

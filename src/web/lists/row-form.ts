@@ -1,3 +1,4 @@
+import { MAX_CHOICES } from '../../features/documents/list-columns.js';
 import type { Params } from '../../http/params.js';
 import type { Account, CellValue, ListColumn } from '../../storage/store.js';
 
@@ -17,12 +18,17 @@ export const isPickSeveral = (c: ListColumn): boolean => c.type === 9;
 
 /** The field of a column (its cell's key). */
 export const fieldName = (c: ListColumn): string => `c${c.id}`;
-/** One choice's box of a pick-several column: a form of this server never sends a name twice. */
+/**
+ * One choice's box of a pick-several column, whose value is the choice itself (not its place: an
+ * app may reorder the choices while the form is open). Numbered, so that no name is sent twice.
+ */
 export const choiceName = (c: ListColumn, i: number): string => `c${c.id}.${i}`;
+/** The hidden field holding what the form showed for a column, so that a stale save can tell what was changed. */
+export const shownName = (c: ListColumn): string => `was.c${c.id}`;
 
 /** Every field name a list's row form can send, for the check that none came twice. */
 export function fieldNames(cols: readonly ListColumn[]): string[] {
-  return cols.flatMap((c) => (isPickSeveral(c) ? (c.choices ?? []).map((_, i) => choiceName(c, i)) : [fieldName(c)]));
+  return cols.flatMap((c) => [shownName(c), ...(isPickSeveral(c) ? Array.from({ length: MAX_CHOICES }, (_, i) => choiceName(c, i)) : [fieldName(c)])]);
 }
 
 /** The account's offset from UTC in seconds (account/get's `timezone`: half hours from UTC-5). */
@@ -60,11 +66,23 @@ export function fieldValue(who: Who, c: ListColumn, v: CellValue | undefined): F
   return decimals === undefined ? String(v) : v.toFixed(decimals);
 }
 
-/** The field of column `c` as the form sent it (an unticked box, or a field left out, sends nothing). */
+/**
+ * The field of column `c` as the form sent it (an unticked box, or a field left out, sends
+ * nothing). Line breaks as stored (\n): browsers send a text area's as CRLF.
+ */
 export function postedValue(p: Params, c: ListColumn): FieldValue {
   if (isFlag(c)) return p.get(fieldName(c)) === '1';
-  if (isPickSeveral(c)) return (c.choices ?? []).filter((_, i) => p.get(choiceName(c, i)) === '1');
-  return p.get(fieldName(c)) ?? '';
+  if (isPickSeveral(c)) {
+    const sent = new Set(Array.from({ length: MAX_CHOICES }, (_, i) => p.get(choiceName(c, i))));
+    // In the column's order; a choice the column no longer has is not sent.
+    return (c.choices ?? []).filter((x) => sent.has(x));
+  }
+  return (p.get(fieldName(c)) ?? '').replace(/\r\n?/g, '\n');
+}
+
+/** A field's value as the hidden field that keeps what the form showed (choices hold no comma). */
+export function shownText(v: FieldValue): string {
+  return typeof v === 'boolean' ? (v ? '1' : '0') : typeof v === 'string' ? v : v.join(',');
 }
 
 function sameField(a: FieldValue, b: FieldValue): boolean {
@@ -119,7 +137,34 @@ export function postedValues(cols: readonly ListColumn[], p: Params): Record<str
   return Object.fromEntries(cols.map((c) => [fieldName(c), postedValue(p, c)]));
 }
 
+/**
+ * After a stale save: what was typed where the person changed a field (it differs from what the
+ * form showed, kept in its hidden field), the row as it now is everywhere else, so that saving
+ * again replaces only what the person changed.
+ */
+export function mergedValues(who: Who, cols: readonly ListColumn[], p: Params, now: Readonly<Record<string, CellValue>>): Record<string, FieldValue> {
+  return Object.fromEntries(
+    cols.map((c) => {
+      const sent = postedValue(p, c);
+      const was = p.get(shownName(c));
+      const changed = was === undefined || shownText(sent) !== was.replace(/\r\n?/g, '\n');
+      return [fieldName(c), changed ? sent : fieldValue(who, c, now[fieldName(c)])];
+    }),
+  );
+}
+
 /** The column a refusal of the API is about ("Invalid cell: c3 (…) must be …"), as its field. */
 export function fieldOfProblem(desc: string): string | undefined {
   return /^Invalid cell: (c\d+) /.exec(desc)?.[1];
+}
+
+/**
+ * A refusal of a cell said with its column's title, as the form labels it ("Qty must be a whole
+ * number", not the API's "Invalid cell: c2 (Qty) must be …"); any other as the API said it.
+ */
+export function problemText(cols: readonly ListColumn[], desc: string): string {
+  const field = fieldOfProblem(desc);
+  const c = cols.find((x) => fieldName(x) === field);
+  const prefix = c ? `Invalid cell: ${fieldName(c)} (${c.title || 'untitled'}) ` : undefined;
+  return c && prefix && desc.startsWith(prefix) ? `${c.title || 'Untitled'} ${desc.slice(prefix.length)}` : desc;
 }

@@ -61,10 +61,14 @@ function shownForm(html: string, action: string): Record<string, string> {
     const name = /name="([^"]*)"/.exec(attrs)?.[1];
     const value = /value="([^"]*)"/.exec(attrs)?.[1] ?? '';
     if (name === undefined || (/type="checkbox"/.test(attrs) && !/ checked/.test(attrs))) continue;
-    out[unescape(name)] = unescape(value);
+    // A browser drops line breaks from a one-line field's value; a hidden field keeps them.
+    const typed = /type="hidden"/.test(attrs) ? unescape(value) : unescape(value).replace(/[\r\n]/g, '');
+    out[unescape(name)] = typed;
   }
   for (const m of form.matchAll(/<select [^>]*name="([^"]*)"[^>]*>(.*?)<\/select>/g)) out[m[1] ?? ''] = unescape(/<option value="([^"]*)" selected>/.exec(m[2] ?? '')?.[1] ?? '');
   for (const m of form.matchAll(/<textarea [^>]*name="([^"]*)"[^>]*>([^<]*)<\/textarea>/g)) out[m[1] ?? ''] = unescape(m[2] ?? '');
+  // And sends every line break of a form as CRLF.
+  for (const k of Object.keys(out)) out[k] = (out[k] ?? '').replace(/\r?\n/g, '\r\n');
   return out;
 }
 
@@ -82,14 +86,15 @@ describe('list row pages', () => {
     const form = await b.get(`/lists/${id}/rows/new`);
     assert.equal(form.statusCode, 200);
     assert.match(form.body, /<label for="f-c1">Item<\/label><input id="f-c1" name="c1" autofocus type="text" value="">/);
-    assert.match(form.body, /<input id="f-c2" name="c2" aria-describedby="f-c2-hint" type="text" value="" inputmode="decimal">/);
-    assert.match(form.body, /<fieldset><legend>Shops<\/legend><label class="check" for="f-c4-0"><input type="checkbox" id="f-c4-0" name="c4.0" value="1"> market<\/label>/);
+    // A whole number may be negative: the full keyboard, which has the minus sign.
+    assert.match(form.body, /<input id="f-c2" name="c2" aria-describedby="f-c2-hint" type="text" value="">/);
+    assert.match(form.body, /<fieldset><legend>Shops<\/legend><label class="check" for="f-c4-0"><input type="checkbox" id="f-c4-0" name="c4.0" value="market"> market<\/label>/);
     assert.match(form.body, /type="date" value=""/);
     assert.match(form.body, /type="datetime-local" value=""/);
     assert.match(form.body, /<option value="" selected>None<\/option><option value="S">S<\/option>/);
     const before = await stamp(token);
     ctx.clock.advance(5_000);
-    const res = await b.post(`/lists/${id}/rows`, { ...formInputs(form.body, `/lists/${id}/rows`), c1: ' Bread ', c2: '3', c3: '1', 'c4.1': '1', 'c4.2': '1', c5: '2026-03-14', c6: '2026-03-15T03:30', c7: '2.345', c8: 'M' });
+    const res = await b.post(`/lists/${id}/rows`, { ...formInputs(form.body, `/lists/${id}/rows`), c1: ' Bread ', c2: '3', c3: '1', 'c4.1': 'bakery', 'c4.2': 'corner', c5: '2026-03-14', c6: '2026-03-15T03:30', c7: '2.345', c8: 'M' });
     const shown = await landed(b, res);
     assert.match(text(shown), /The row is added\./);
     assert.match(text(shown), /Edit Bread 3 Yes bakery, corner 2026-03-14 2026-03-15 03:30 2\.35 M/);
@@ -101,12 +106,12 @@ describe('list row pages', () => {
   it('a refused cell comes back beside its field with what was typed, and nothing is added', async () => {
     const { b, token } = await person();
     const id = await newList(token);
-    const res = await submit(b, `/lists/${id}/rows/new`, { c1: 'Eggs', c2: 'a dozen', 'c4.0': '1' }, `/lists/${id}/rows`);
+    const res = await submit(b, `/lists/${id}/rows/new`, { c1: 'Eggs', c2: 'a dozen', 'c4.0': 'market' }, `/lists/${id}/rows`);
     assert.equal(res.statusCode, 422);
     assert.match(text(res), /Not added: Qty must be a whole number \(error 1013\)/);
     assert.match(res.body, /id="f-c2" name="c2" aria-describedby="f-c2-hint f-c2-error" aria-invalid="true" autofocus type="text" value="a dozen"/);
     assert.match(res.body, /value="Eggs"/);
-    assert.match(res.body, /name="c4.0" value="1" checked/);
+    assert.match(res.body, /name="c4.0" value="market" checked/);
     assert.doesNotMatch(res.body, /id="f-c1"[^>]*autofocus/, 'the refused field takes the focus, not the first');
     // Sent again as it is, after the fix: the ref the form kept adds one row.
     const fixed = await b.post(`/lists/${id}/rows`, { ...formInputs(res.body, `/lists/${id}/rows`), c1: 'Eggs', c2: '12' });
@@ -133,15 +138,17 @@ describe('list row pages', () => {
   it('an edit changes what was changed and keeps the rest exactly; an unchanged form changes nothing', async () => {
     const { b, token } = await person();
     const id = await newList(token);
-    const cells = { c1: 'Tea', c2: 2, c3: 0, c4: ['market'], c6: Date.UTC(2026, 2, 14, 22, 30, 59) / 1000, c7: 4.5 };
+    // A short text with a line break an app stored, which a one-line field would drop.
+    const cells = { c1: 'Tea\nloose leaf', c2: 2, c3: 0, c4: ['market'], c6: Date.UTC(2026, 2, 14, 22, 30, 59) / 1000, c7: 4.5 };
     const added = (await api(ctx, token, '/3/rows/add.php', { rows: JSON.stringify([{ list: id, ref: 'a', cells }]) })).json<Rec[]>();
     const rowId = added[0]?.['id'] as string;
     const page = await b.get(`/lists/${id}`);
-    assert.match(page.body, new RegExp(`<a href="/lists/${id}/rows/${rowId}" aria-label="Edit row 1, Tea">Edit</a>`));
+    assert.match(page.body, new RegExp(`<a href="/lists/${id}/rows/${rowId}" aria-label="Edit row 1, Tea\nloose leaf">Edit</a>`));
     const path = `/lists/${id}/rows/${rowId}`;
     const form = await b.get(path);
     assert.match(form.body, /<h1>Edit a row<\/h1>/);
     assert.match(form.body, /value="4\.50"/);
+    assert.match(form.body, /<textarea id="f-c1" name="c1" autofocus rows="2">Tea\nloose leaf<\/textarea>/);
     // The account's timezone is UTC-5 (timezone 0, the default).
     assert.match(form.body, /type="datetime-local" value="2026-03-14T17:30"/);
     // The form as shown: nothing changes (the seconds it cannot show, the 0 of an unticked box).
@@ -168,12 +175,14 @@ describe('list row pages', () => {
     const stale = await b.post(path, { ...shownForm(form.body, path), c1: 'Soap bars' });
     assert.equal(stale.statusCode, 409);
     assert.match(text(stale), /The row as it is now Item Hand soap Qty 3/);
-    assert.match(text(stale), /Not saved: The row was changed since this version: it is at version 2, the edit was made on version 1 \(error 1014\)/);
+    assert.match(text(stale), /Not saved: The row was changed \(by an app, or on another page\) after this form was opened \(error 1014\)/);
     assert.match(stale.body, /value="Soap bars"/, 'what was typed is kept');
     assert.equal(((await rowsOf(token, id))[0]?.['cells'] as Rec)['c1'], 'Hand soap', 'the refused edit changed nothing');
+    // The field the person did not touch holds the app's value: saving again keeps it.
+    assert.match(stale.body, /id="f-c2" name="c2" aria-describedby="f-c2-hint" type="text" value="3"/);
     await landed(b, await b.post(path, shownForm(stale.body, path)));
     const [row] = await rowsOf(token, id);
-    assert.deepEqual(row?.['cells'], { c1: 'Soap bars' });
+    assert.deepEqual(row?.['cells'], { c1: 'Soap bars', c2: 3 });
     assert.equal(row?.['version'], 3);
   });
 
@@ -196,6 +205,19 @@ describe('list row pages', () => {
     assert.equal((await b.post(path, { ...formInputs(question.body, `${path}/delete`), version: '1', c1: 'x' })).statusCode, 404);
   });
 
+  it('choices reordered or added by an app while the form is open: each box still means its choice', async () => {
+    const { b, token } = await person();
+    const id = await newList(token);
+    const form = await b.get(`/lists/${id}/rows/new`);
+    const version = (await api(ctx, token, '/3/lists/get.php')).json<Rec[]>().find((l) => l['id'] === id)?.['version'];
+    const cols = (await api(ctx, token, '/3/lists/get.php')).json<Rec[]>().find((l) => l['id'] === id)?.['cols'] as Rec[];
+    const changed = cols.map((c) => (c['title'] === 'Shops' ? { ...c, choices: ['deli', 'corner', 'market', 'bakery'] } : c));
+    assert.equal((await api(ctx, token, '/3/lists/edit.php', { lists: JSON.stringify([{ id, version, cols: changed }]) })).statusCode, 200);
+    // The form's second box was "bakery" when it was shown; in the column it is now the fourth.
+    await landed(b, await b.post(`/lists/${id}/rows`, { ...formInputs(form.body, `/lists/${id}/rows`), c1: 'Rolls', 'c4.1': 'bakery' }));
+    assert.deepEqual((await rowsOf(token, id))[0]?.['cells'], { c1: 'Rolls', c4: ['bakery'] });
+  });
+
   it("another person's list and rows answer 404 and change nothing; a row is named within its list", async () => {
     const owner = await person();
     const id = await newList(owner.token, 'Mine');
@@ -209,11 +231,15 @@ describe('list row pages', () => {
       assert.equal(res.statusCode, 404, url);
       assert.doesNotMatch(res.body, /Secret/);
     }
-    for (const url of [`/lists/${id}/rows`, `/lists/${id}/rows/${rowId}`, `/lists/${id}/rows/${rowId}/delete`, `/lists/${own}/rows/${rowId}/delete`]) {
+    for (const url of [`/lists/${id}/rows`, `/lists/${id}/rows/${rowId}`, `/lists/${id}/rows/${rowId}/delete`, `/lists/${own}/rows/${rowId}`, `/lists/${own}/rows/${rowId}/delete`]) {
       assert.equal((await stranger.b.post(url, { ...csrf, version: '1', c1: 'Mine now' })).statusCode, 404, url);
     }
     // The owner's row under the owner's other list: not that list's.
     assert.equal((await owner.b.get(`/lists/${other}/rows/${rowId}`)).statusCode, 404);
+    const ownerCsrf = formInputs((await owner.b.get(`/lists/${other}/rows/new`)).body, `/lists/${other}/rows`);
+    for (const url of [`/lists/${other}/rows/${rowId}`, `/lists/${other}/rows/${rowId}/delete`]) {
+      assert.equal((await owner.b.post(url, { ...ownerCsrf, version: '1', c1: 'Moved' })).statusCode, 404, url);
+    }
     assert.deepEqual((await rowsOf(owner.token, id)).map((r) => r['cells']), [{ c1: 'Secret' }]);
     const visitor = await new Browser(ctx.app).get(`/lists/${id}/rows/new`);
     assert.equal(visitor.statusCode, 303);
@@ -225,5 +251,15 @@ describe('list row pages', () => {
     const page = await b.get(`/lists/${id}`);
     assert.match(text(page), /This list has no columns\. The app that keeps it adds them\./);
     assert.doesNotMatch(page.body, /Add a row/);
+    assert.equal((await b.get(`/lists/${id}/rows/new`)).statusCode, 409);
+    // A form shown while the list had columns, sent after they were removed.
+    const had = await newList(token, 'Had columns');
+    const form = await b.get(`/lists/${had}/rows/new`);
+    const cols = (await api(ctx, token, '/3/lists/get.php')).json<Rec[]>().find((l) => l['id'] === had)?.['version'];
+    await api(ctx, token, '/3/lists/edit.php', { lists: JSON.stringify([{ id: had, version: cols, cols: [] }]) });
+    const late = await b.post(`/lists/${had}/rows`, { ...formInputs(form.body, `/lists/${had}/rows`), c1: 'x' });
+    assert.equal(late.statusCode, 409);
+    assert.match(text(late), /This list has no columns to fill in/);
+    assert.deepEqual(await rowsOf(token, had), []);
   });
 });

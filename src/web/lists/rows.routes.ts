@@ -11,7 +11,7 @@ import { webAuth } from '../organize/organize.routes.js';
 import { confirmRowDeletePage, rowFormPage } from '../views/list-rows.js';
 import type { SignedIn, Web } from '../web-kit.js';
 import { noList, ownList } from './lists.routes.js';
-import { fieldNames, fieldOfProblem, formValues, postedCells, postedValues, type FieldValue } from './row-form.js';
+import { fieldNames, fieldOfProblem, formValues, mergedValues, postedCells, postedValues, problemText, type FieldValue } from './row-form.js';
 
 /**
  * A list row's pages: add one, edit one, delete one. Each change goes through documents.write.ts
@@ -24,15 +24,8 @@ import { fieldNames, fieldOfProblem, formValues, postedCells, postedValues, type
 
 const ROWS = DOCUMENT_KINDS.find((k) => k.kind === 'row');
 
-/**
- * The API's refusal as the form shows it. A cell's is said by its column's title, beside its
- * field ("Qty must be a whole number", not the API's "Invalid cell: c2 (Qty) …"); its code stays.
- */
-function problemOf(err: ItemError): Problem {
-  const field = fieldOfProblem(err.errorDesc);
-  const cell = /^Invalid cell: c\d+ \((.*)\) (.*)$/s.exec(err.errorDesc);
-  return { code: err.errorCode, message: cell ? `${cell[1] ?? ''} ${cell[2] ?? ''}` : err.errorDesc, field };
-}
+/** The API's refusal as the form shows it: a cell's beside its field, said with its column's title (problemText); its code stays. */
+const problemOf = (list: List, err: ItemError): Problem => ({ code: err.errorCode, message: problemText(list.cols, err.errorDesc), field: fieldOfProblem(err.errorDesc) });
 
 export function rowsRoutes(web: Web): void {
   const { deps } = web;
@@ -61,7 +54,7 @@ export function rowsRoutes(web: Web): void {
     reply: FastifyReply,
     who: SignedIn,
     status: number,
-    v: { list: List; row?: ListRow; ref?: string; version?: number; values: Record<string, FieldValue>; problem?: Problem; changed?: ListRow },
+    v: { list: List; row?: ListRow; ref?: string; version?: number; values: Record<string, FieldValue>; shown?: Record<string, FieldValue>; problem?: Problem; changed?: ListRow },
   ): FastifyReply {
     const { changed, ...rest } = v;
     const page = rowFormPage(web.site, web.nav(reply, who, '/lists'), { csrf: reply.generateCsrf(), ...rest, ...(changed && { changed: { who: who.account, row: changed } }) });
@@ -72,9 +65,13 @@ export function rowsRoutes(web: Web): void {
   const repeated = (p: Params, list: List): boolean => p.repeatedAmong(fieldNames(list.cols)) !== undefined;
   const badForm = (reply: FastifyReply): FastifyReply => web.errorPage(reply, 400, 'Bad request', 'The form was not understood. Go back and try again.');
 
+  /** A row is made of its list's columns, which apps set: a list without any has no row to add. */
+  const noColumns = (reply: FastifyReply): FastifyReply => web.errorPage(reply, 409, 'No columns', 'This list has no columns to fill in. The app that keeps it adds them.');
+
   web.getSignedIn('/lists/:id/rows/new', async function newRow(request, reply, who) {
     const at = await found(request, reply, who);
     if (!at) return reply;
+    if (at.list.cols.length === 0) return noColumns(reply);
     return showForm(reply, who, 200, { list: at.list, ref: `web-${randomHex(12)}`, values: formValues(who.account, at.list.cols) });
   });
 
@@ -83,6 +80,7 @@ export function rowsRoutes(web: Web): void {
     if (!at) return reply;
     const { list } = at;
     if (repeated(p, list)) return badForm(reply);
+    if (list.cols.length === 0) return noColumns(reply);
     const ref = p.get('ref') ?? '';
     const [result] = await addDocuments(deps, webAuth(who), rows, [{ list: list.id, ref, cells: postedCells(who.account, list.cols, p) }]);
     if (!result) throw new Error('rows/add answered nothing');
@@ -92,13 +90,14 @@ export function rowsRoutes(web: Web): void {
     if (result.errorCode === 1007) return noList(web, reply);
     // Sent twice (a second click, a page sent again): the first sending added it.
     if (result.errorCode === codes.alreadyAdded) return web.redirect(request, reply, `/lists/${list.id}`, added);
-    return showForm(reply, who, 422, { list, ref, values: postedValues(list.cols, p), problem: problemOf(result) });
+    return showForm(reply, who, 422, { list, ref, values: postedValues(list.cols, p), problem: problemOf(list, result) });
   });
 
   web.getSignedIn('/lists/:id/rows/:row', async function editRow(request, reply, who) {
     const at = await found(request, reply, who);
     if (!at?.row) return reply;
-    return showForm(reply, who, 200, { list: at.list, row: at.row, version: at.row.version, values: formValues(who.account, at.list.cols, at.row.cells) });
+    const values = formValues(who.account, at.list.cols, at.row.cells);
+    return showForm(reply, who, 200, { list: at.list, row: at.row, version: at.row.version, values, shown: values });
   });
 
   web.postSignedIn('/lists/:id/rows/:row', ['version'], async function saveRow(request, reply, p, who) {
@@ -118,10 +117,16 @@ export function rowsRoutes(web: Web): void {
     }
     // Deleted meanwhile (another tab, an app): as for any row that is not there.
     if (result.errorCode === codes.invalid) return web.errorPage(reply, 404, 'No such row', 'There is no row of this list at this address.');
-    const values = postedValues(list.cols, p);
-    // Changed meanwhile: the row as it now is, above what was typed, which a second save puts in its place.
-    if (result.errorCode === codes.stale) return showForm(reply, who, 409, { list, row, version: row.version, values, changed: row, problem: problemOf(result) });
-    return showForm(reply, who, 422, { list, row, version: Number(version) || row.version, values, problem: problemOf(result) });
+    // The form shows the row as stored now: `row` was read for this post, and a refusal other
+    // than a stale version means the version the form was made on is that row's.
+    const shown = formValues(who.account, list.cols, row.cells);
+    // Changed meanwhile: the row as it now is, and in the fields what the person changed over it,
+    // which a second save puts in.
+    if (result.errorCode === codes.stale) {
+      const problem = { code: result.errorCode, message: 'The row was changed (by an app, or on another page) after this form was opened' };
+      return showForm(reply, who, 409, { list, row, version: row.version, values: mergedValues(who.account, list.cols, p, row.cells), shown, changed: row, problem });
+    }
+    return showForm(reply, who, 422, { list, row, version: row.version, values: postedValues(list.cols, p), shown, problem: problemOf(list, result) });
   });
 
   web.getSignedIn('/lists/:id/rows/:row/delete', async function confirmDelete(request, reply, who) {

@@ -45,7 +45,7 @@ function parts(f: Common): { id: string; before: string; attrs: string } {
 }
 
 export function textInput(
-  f: Common & { value: string; required?: boolean; type?: 'text' | 'number' | 'date' | 'datetime-local'; inputMode?: 'decimal' | 'email' | 'tel' | 'url'; step?: string; maxChars?: number },
+  f: Common & { value: string; required?: boolean; type?: 'text' | 'number' | 'date' | 'datetime-local'; inputMode?: 'decimal' | 'numeric' | 'email' | 'tel' | 'url'; step?: string; maxChars?: number },
 ): string {
   const { before, attrs } = parts(f);
   const extra = [f.required ? 'required' : '', f.inputMode ? `inputmode="${f.inputMode}"` : '', f.step ? `step="${f.step}"` : '', f.maxChars ? `maxlength="${f.maxChars}"` : '']
@@ -74,7 +74,7 @@ export function tickBox(f: Common & { checked: boolean }): string {
   const described = [f.hint ? `${id}-hint` : '', mine ? `${id}-error` : ''].filter(Boolean).join(' ');
   return `<label class="check" for="${id}"><input type="checkbox" id="${id}" name="${h(f.name)}" value="1"${f.checked ? ' checked' : ''}${
     described ? ` aria-describedby="${described}"` : ''
-  }${mine ? ' aria-invalid="true" autofocus' : ''}> ${h(f.label)}</label>${hint}${error}`;
+  }${mine ? ' aria-invalid="true" autofocus' : f.autofocus && !f.problem ? ' autofocus' : ''}> ${h(f.label)}</label>${hint}${error}`;
 }
 
 /** The summary above a refused form. Without a field it takes the focus itself (a field that has one takes it instead). */
