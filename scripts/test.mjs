@@ -80,6 +80,7 @@ const SECOND_PASS = [
   'src/web/collaborators.routes.test.js',
   'src/web/export.routes.test.js',
   'src/web/notes/notes.routes.test.js',
+  'src/web/lists/list-edit.routes.test.js',
   'src/web/lists/lists.routes.test.js',
   'src/web/lists/rows.routes.test.js',
   'src/web/outlines/outlines.routes.test.js',

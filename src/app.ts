@@ -26,6 +26,7 @@ import { taskRoutes as webTaskRoutes } from './web/tasks/tasks.routes.js';
 import { notesRoutes } from './web/notes/notes.routes.js';
 import { listsRoutes } from './web/lists/lists.routes.js';
 import { rowsRoutes } from './web/lists/rows.routes.js';
+import { listEditRoutes } from './web/lists/list-edit.routes.js';
 import { outlinesRoutes } from './web/outlines/outlines.routes.js';
 import { organizeRoutes } from './web/organize/organize.routes.js';
 import { visitorRoutes } from './web/visitor.routes.js';
@@ -99,6 +100,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     notesRoutes(web);
     listsRoutes(web);
     rowsRoutes(web);
+    listEditRoutes(web);
     outlinesRoutes(web);
   });
   return app;

@@ -70,6 +70,8 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margi
 dl.facts dt{color:#555c6c}
 dl.facts dd{margin:0}
 dl.cells dd{white-space:pre-wrap}
+fieldset.slot label{margin-top:.5rem}
+@media (min-width:40rem){fieldset.slot{display:grid;grid-template-columns:2fr 1.5fr 2fr;gap:0 .8rem}fieldset.slot .wide{grid-column:1/-1}}
 details{margin-top:.8rem}
 summary{cursor:pointer;color:#1f4fb5}
 nav.tabs ul{list-style:none;margin:0 0 1rem;padding:0;display:flex;flex-wrap:wrap;gap:.3rem}

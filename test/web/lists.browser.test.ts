@@ -167,6 +167,35 @@ describe('the lists and outlines pages in a real browser', { skip: skipWithoutCh
         assert.match(await main(), /Deleted the row\./);
         assert.doesNotMatch(await main(), /Coffee beans/);
 
+        // A list made on its page, by keyboard: title, then its first column.
+        await page.click('header a:has-text("Lists")');
+        await page.click('main a:has-text("Make a list")');
+        await page.waitForURL(`${ORIGIN}/lists/new`);
+        assert.equal(await focusedId(), 'f-title');
+        await page.keyboard.type('Packing');
+        await page.focus('#f-col\\.0\\.title');
+        await page.keyboard.type('Thing');
+        await page.focus('#f-col\\.1\\.title');
+        await page.keyboard.type('Bag');
+        await page.selectOption('#f-col\\.1\\.type', '10');
+        await page.focus('#f-col\\.1\\.choices');
+        await check('list-new');
+        await page.keyboard.type('blue, red');
+        await page.keyboard.press('Enter');
+        await page.waitForSelector('h1:has-text("Packing")');
+        assert.match(await main(), /The list is made\. Add its rows here\./);
+        await check('list-made');
+        await page.click('main a:has-text("Change the list")');
+        await page.waitForSelector('h1:has-text("Change the list")');
+        assert.equal(await page.inputValue('#f-col\\.1\\.choices'), 'blue, red');
+        await check('list-edit');
+        await page.click('main a:has-text("Delete the list…")');
+        await page.waitForSelector('h1:has-text("Delete the list")');
+        await check('list-delete');
+        await page.click('main button:has-text("Delete the list")');
+        await page.waitForURL(`${ORIGIN}/lists`);
+        assert.match(await main(), /Deleted the list “Packing”\./);
+
         // Outlines: the list of them from the navigation, one as its tree.
         const outlines = (
           await api(ctx, token, '/3/outlines/add.php', {

@@ -60,7 +60,8 @@ export function listsRoutes(web: Web): void {
     const show = shownRows(queryStrings(request)['show']);
     const { items, total } = await upTo(deps, webAuth(who), lists, show);
     const day = (seconds: number): string => accountDay(who.account, seconds);
-    const page = listsPage(web.site, web.nav(reply, who, '/lists'), { lists: items as List[], total, more: showMoreAddress('/lists', show), day });
+    const { notice } = web.flash(request, reply);
+    const page = listsPage(web.site, web.nav(reply, who, '/lists'), { lists: items as List[], total, more: showMoreAddress('/lists', show), day, notice });
     return web.page(reply, 200, page);
   });
 

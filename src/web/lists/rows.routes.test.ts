@@ -249,7 +249,7 @@ describe('list row pages', () => {
     const { b, token } = await person();
     const id = await newList(token, 'Bare', []);
     const page = await b.get(`/lists/${id}`);
-    assert.match(text(page), /This list has no columns\. The app that keeps it adds them\./);
+    assert.match(text(page), /This list has no columns yet: give it some with “Change the list”\./);
     assert.doesNotMatch(page.body, /Add a row/);
     assert.equal((await b.get(`/lists/${id}/rows/new`)).statusCode, 409);
     // A form shown while the list had columns, sent after they were removed.

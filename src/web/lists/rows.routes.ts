@@ -65,8 +65,8 @@ export function rowsRoutes(web: Web): void {
   const repeated = (p: Params, list: List): boolean => p.repeatedAmong(fieldNames(list.cols)) !== undefined;
   const badForm = (reply: FastifyReply): FastifyReply => web.errorPage(reply, 400, 'Bad request', 'The form was not understood. Go back and try again.');
 
-  /** A row is made of its list's columns, which apps set: a list without any has no row to add. */
-  const noColumns = (reply: FastifyReply): FastifyReply => web.errorPage(reply, 409, 'No columns', 'This list has no columns to fill in. The app that keeps it adds them.');
+  /** A row is made of its list's columns: a list without any has no row to add. */
+  const noColumns = (reply: FastifyReply): FastifyReply => web.errorPage(reply, 409, 'No columns', 'This list has no columns to fill in: give it some with “Change the list” first.');
 
   web.getSignedIn('/lists/:id/rows/new', async function newRow(request, reply, who) {
     const at = await found(request, reply, who);

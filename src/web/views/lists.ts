@@ -5,8 +5,7 @@ import { showMore } from '../paging.js';
 
 /**
  * The lists pages: the account's lists, and one list's rows as a table of its columns, each row
- * with a link to its form (views/list-rows.ts). Apps make lists and their columns (lists/add);
- * people add, edit and delete rows here as well.
+ * with a link to its form (views/list-rows.ts); the list's own form is views/list-form.ts.
  */
 
 type Who = Pick<Account, 'prefs'>;
@@ -56,7 +55,7 @@ export function cellText(who: Who, column: ListColumn, value: CellValue | undefi
 /** Where the lists pages stop: they have no search. */
 export const NO_MORE = 'this page shows no more.';
 
-export function listsPage(site: Site, nav: Nav, v: { lists: readonly List[]; total: number; more: string | undefined; day: (seconds: number) => string }): string {
+export function listsPage(site: Site, nav: Nav, v: { lists: readonly List[]; total: number; more: string | undefined; day: (seconds: number) => string; notice?: string | undefined }): string {
   const hidden = v.total - v.lists.length;
   const items = v.lists
     .map(
@@ -68,11 +67,11 @@ export function listsPage(site: Site, nav: Nav, v: { lists: readonly List[]; tot
     .join('');
   const body =
     v.total === 0
-      ? '<div class="card"><p>You have no lists yet. Apps that keep lists add them here.</p></div>'
+      ? '<div class="card"><p>You have no lists yet. Make one here, or with an app that keeps lists.</p></div>'
       : `<p class="muted" id="list-count">${h(`${v.total} list${v.total === 1 ? '' : 's'}`)}${hidden > 0 ? h(`; ${v.lists.length} shown, ${hidden} more below`) : ''}</p>
 <section class="card" aria-label="Your lists"><ul class="compact">${items}</ul></section>
 ${hidden > 0 ? showMore(site.base, v.more, hidden, NO_MORE) : ''}`;
-  return layout(site, 'Lists', `<h1>Lists</h1>${body}`, { nav });
+  return layout(site, 'Lists', `<h1>Lists</h1>${messages({ notice: v.notice })}<p><a class="button" href="${h(site.base)}/lists/new">Make a list</a></p>${body}`, { nav });
 }
 
 /** What a cell is ordered by: numbers as numbers (before text), text as people sort it. */
@@ -110,11 +109,12 @@ export function listPage(
     })
     .join('');
   const about = [l.note === '' ? '' : `<div class="notetext">${h(l.note)}</div>`, `<p class="muted">${h([l.keywords === '' ? '' : l.keywords, `${l.rows} row${l.rows === 1 ? '' : 's'}`, `changed ${v.day(l.modified)}`].filter((x) => x !== '').join(' · '))}</p>`].join('');
-  // A row is made of the list's columns, which apps set (lists/edit): without any there is nothing to add.
-  const add = l.cols.length === 0 ? '' : `<p><a class="button" href="${h(path)}/rows/new">Add a row</a></p>`;
+  // A row is made of the list's columns: without any there is nothing to add.
+  const change = `<a class="button secondary" href="${h(path)}/edit">Change the list</a>`;
+  const add = `<p>${l.cols.length === 0 ? '' : `<a class="button" href="${h(path)}/rows/new">Add a row</a> `}${change}</p>`;
   const table =
     l.cols.length === 0
-      ? '<div class="card"><p>This list has no columns. The app that keeps it adds them.</p></div>'
+      ? '<div class="card"><p>This list has no columns yet: give it some with “Change the list”.</p></div>'
       : v.rows.length === 0
         ? '<div class="card"><p>This list has no rows yet.</p></div>'
         : `<div class="tablewrap" role="region" aria-labelledby="rows-caption" tabindex="0"><table><caption id="rows-caption">Rows of ${h(l.title)}</caption><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>

@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Browser, formInputs } from '../../../test/browser.js';
+import { api, signIn, testContext, type TestContext } from '../../../test/harness.js';
+import { landed, signedInBrowser, text } from '../../../test/web-pages.js';
+
+/**
+ * A list's own pages through app.inject: make a list with its columns, change its title, note and
+ * columns (a new type, a removed column, an added one), delete it, through the service lists/add,
+ * edit and delete use: its refusals beside the field they are about, the cells a change empties,
+ * and another person's list out of reach.
+ */
+
+let ctx: TestContext;
+before(async () => {
+  ctx = await testContext();
+});
+after(() => ctx.close());
+
+type Rec = Record<string, unknown>;
+
+async function person(): Promise<{ b: Browser; token: string }> {
+  const { account, token } = await signIn(ctx, { scope: 'basic lists write' });
+  return { b: await signedInBrowser(ctx, account), token };
+}
+
+async function listsOf(token: string): Promise<Rec[]> {
+  return (await api(ctx, token, '/3/lists/get.php')).json<Rec[] | null>() ?? [];
+}
+
+/** Posts the form of `page` that posts to `action` with its hidden fields and `fields`. */
+async function send(b: Browser, page: string, action: string, fields: Record<string, string>) {
+  const shown = await b.get(page);
+  assert.equal(shown.statusCode, 200, shown.body.slice(0, 200));
+  return b.post(action, { ...formInputs(shown.body, action), ...fields });
+}
+
+describe('list pages', () => {
+  it('a list is made with its columns, in the slots\' order; blank slots add none', async () => {
+    const { b, token } = await person();
+    const index = await b.get('/lists');
+    assert.match(index.body, /<a class="button" href="\/lists\/new">Make a list<\/a>/);
+    const form = await b.get('/lists/new');
+    assert.match(form.body, /<h1>Make a list<\/h1>/);
+    assert.equal((form.body.match(/<fieldset class="slot">/g) ?? []).length, 4, 'four blank columns');
+    assert.match(form.body, /<option value="12\.2">Number, 2 decimals<\/option>/);
+    const res = await send(b, '/lists/new', '/lists', {
+      title: 'Books',
+      keywords: 'leisure',
+      note: 'To read\r\nthis year',
+      'col.0.title': 'Title',
+      'col.0.type': '19',
+      'col.1.title': 'Shelf',
+      'col.1.type': '10',
+      'col.1.choices': ' home, office ,',
+      'col.2.title': '',
+      'col.3.title': 'Read',
+      'col.3.type': '1',
+      'col.3.choices': 'ignored, for a checkbox',
+    });
+    const page = await landed(b, res);
+    assert.match(text(page), /The list is made\. Add its rows here\./);
+    assert.match(page.body, /<h1>Books<\/h1>/);
+    const [list] = await listsOf(token);
+    assert.equal(list?.['title'], 'Books');
+    assert.equal(list?.['note'], 'To read\nthis year');
+    assert.deepEqual((list?.['cols'] as Rec[]).map((c) => [c['title'], c['type'], c['choices'] ?? null]), [['Title', 19, null], ['Shelf', 10, ['home', 'office']], ['Read', 1, null]]);
+  });
+
+  it('a refusal comes back beside its field, the form as sent; a form sent twice makes one list', async () => {
+    const { b, token } = await person();
+    const untitled = await send(b, '/lists/new', '/lists', { title: ' ', 'col.0.title': 'A' });
+    assert.equal(untitled.statusCode, 422);
+    assert.match(text(untitled), /Not made: Your list must have a title \(error 901\)/);
+    assert.match(untitled.body, /id="f-title" name="title" aria-describedby="f-title-error" aria-invalid="true" autofocus/);
+    const noChoices = await send(b, '/lists/new', '/lists', { title: 'Chores', 'col.0.title': 'Who', 'col.0.type': '19', 'col.1.title': 'Room', 'col.1.type': '9', 'col.1.choices': ' , ' });
+    assert.equal(noChoices.statusCode, 422);
+    assert.match(text(noChoices), /a pick-one or pick-several column needs choices \(an array of texts\) \(error 913\)/);
+    assert.match(noChoices.body, /id="f-col\.1\.choices" name="col\.1\.choices" aria-describedby="f-col\.1\.choices-error" aria-invalid="true" autofocus/);
+    assert.match(noChoices.body, /value="Who"/, 'what was typed is kept');
+    assert.deepEqual(await listsOf(token), []);
+    // Fixed, then sent again: one list.
+    const fields = { ...formInputs(noChoices.body, '/lists'), title: 'Chores', 'col.0.title': 'Who', 'col.0.type': '19', 'col.1.title': 'Room', 'col.1.type': '9', 'col.1.choices': 'kitchen, hall' };
+    await landed(b, await b.post('/lists', fields));
+    const twice = await landed(b, await b.post('/lists', fields));
+    assert.match(text(twice), /The list is made/);
+    assert.equal((await listsOf(token)).length, 1);
+    const forged = await b.post('/lists', { ...fields, slots: '100000' });
+    assert.equal(forged.statusCode, 400);
+  });
+
+  it('a change renames, retypes (emptying the cells the type refuses), removes and adds columns', async () => {
+    const { b, token } = await person();
+    const cols = [{ title: 'Item', type: 19 }, { title: 'Qty', type: 19 }, { title: 'Old', type: 19 }];
+    const id = (await api(ctx, token, '/3/lists/add.php', { lists: JSON.stringify([{ title: 'Shop', ref: 's', cols }]) })).json<Rec[]>()[0]?.['id'] as string;
+    await api(ctx, token, '/3/rows/add.php', { rows: JSON.stringify([{ list: id, ref: 'a', cells: { c1: 'Milk', c2: '2', c3: 'x' } }, { list: id, ref: 'b', cells: { c1: 'Eggs', c2: 'a dozen' } }]) });
+    const list = await b.get(`/lists/${id}`);
+    assert.match(list.body, new RegExp(`href="/lists/${id}/edit">Change the list</a>`));
+    const form = await b.get(`/lists/${id}/edit`);
+    assert.match(form.body, /<legend>Column 2: Qty<\/legend>/);
+    assert.match(form.body, /Remove this column and its cells/);
+    assert.equal((form.body.match(/<fieldset class="slot">/g) ?? []).length, 6, 'three columns and three blank ones');
+    ctx.clock.advance(5_000);
+    const res = await b.post(`/lists/${id}/edit`, {
+      ...formInputs(form.body, `/lists/${id}/edit`),
+      title: 'Shopping',
+      keywords: '',
+      note: '',
+      'col.0.title': 'What',
+      'col.0.type': '19',
+      'col.1.title': 'Qty',
+      'col.1.type': '13',
+      'col.2.title': 'Old',
+      'col.2.type': '19',
+      'col.2.remove': '1',
+      'col.3.title': 'Where',
+      'col.3.type': '10',
+      'col.3.choices': 'market,bakery',
+    });
+    assert.match(text(await landed(b, res)), /The list is saved\./);
+    const [saved] = await listsOf(token);
+    assert.equal(saved?.['title'], 'Shopping');
+    assert.deepEqual((saved?.['cols'] as Rec[]).map((c) => [c['id'], c['title'], c['type']]), [[1, 'What', 19], [2, 'Qty', 13], [4, 'Where', 10]]);
+    const rows = (await api(ctx, token, '/3/rows/get.php', { list: id })).json<Rec[]>();
+    const cells = rows.map((r) => r['cells'] as Rec).sort((a, b) => String(a['c1']).localeCompare(String(b['c1'])));
+    assert.deepEqual(cells, [{ c1: 'Eggs' }, { c1: 'Milk', c2: 2 }], 'a whole number kept, "a dozen" emptied, the removed column\'s cells gone');
+    // The same form again, as the page now shows it: nothing to save.
+    const same = await b.get(`/lists/${id}/edit`);
+    const unchanged = await landed(b, await b.post(`/lists/${id}/edit`, { ...formInputs(same.body, `/lists/${id}/edit`), title: 'Shopping', keywords: '', note: '', 'col.0.title': 'What', 'col.0.type': '19', 'col.1.title': 'Qty', 'col.1.type': '13', 'col.2.title': 'Where', 'col.2.type': '10', 'col.2.choices': 'market, bakery' }));
+    assert.match(text(unchanged), /Nothing to save: the list was not changed\./);
+  });
+
+  it('a change made on an older version shows the list as it now is', async () => {
+    const { b, token } = await person();
+    const id = (await api(ctx, token, '/3/lists/add.php', { lists: JSON.stringify([{ title: 'Films', ref: 'f', cols: [{ title: 'Name', type: 19 }] }]) })).json<Rec[]>()[0]?.['id'] as string;
+    const form = await b.get(`/lists/${id}/edit`);
+    await api(ctx, token, '/3/lists/edit.php', { lists: JSON.stringify([{ id, version: 1, title: 'Films to see' }]) });
+    const stale = await b.post(`/lists/${id}/edit`, { ...formInputs(form.body, `/lists/${id}/edit`), title: 'Movies', 'col.0.title': 'Name', 'col.0.type': '19' });
+    assert.equal(stale.statusCode, 409);
+    assert.match(text(stale), /The list was changed \(by an app, or on another page\) after this form was opened\. Here it is as it now is: make your changes again \(error 914\)/);
+    assert.match(stale.body, /id="f-title" name="title"[^>]* value="Films to see"/);
+    assert.equal((await listsOf(token))[0]?.['title'], 'Films to see');
+  });
+
+  it('a list is deleted with its rows after a question', async () => {
+    const { b, token } = await person();
+    const id = (await api(ctx, token, '/3/lists/add.php', { lists: JSON.stringify([{ title: 'Old <list>', ref: 'o', cols: [{ title: 'A', type: 19 }] }]) })).json<Rec[]>()[0]?.['id'] as string;
+    await api(ctx, token, '/3/rows/add.php', { rows: JSON.stringify([{ list: id, ref: 'a', cells: { c1: 'x' } }, { list: id, ref: 'b', cells: { c1: 'y' } }]) });
+    const question = await b.get(`/lists/${id}/delete`);
+    assert.match(text(question), /Delete the list “Old <list>”\? Its 2 rows go with it\. No task links to this list\./);
+    assert.doesNotMatch(question.body, /Old <list>/, 'the title is written as text');
+    const done = await landed(b, await b.post(`/lists/${id}/delete`, formInputs(question.body, `/lists/${id}/delete`)));
+    assert.match(text(done), /Deleted the list “Old <list>”\./);
+    assert.deepEqual(await listsOf(token), []);
+    assert.equal((await b.get(`/lists/${id}/edit`)).statusCode, 404);
+    assert.equal((await b.post(`/lists/${id}/delete`, formInputs(question.body, `/lists/${id}/delete`))).statusCode, 404);
+  });
+
+  it("another person's list answers 404 and changes nothing", async () => {
+    const owner = await person();
+    const id = (await api(ctx, owner.token, '/3/lists/add.php', { lists: JSON.stringify([{ title: 'Secret', ref: 's', cols: [{ title: 'A', type: 19 }] }]) })).json<Rec[]>()[0]?.['id'] as string;
+    const stranger = await person();
+    const csrf = formInputs((await stranger.b.get('/lists/new')).body, '/lists');
+    for (const url of [`/lists/${id}/edit`, `/lists/${id}/delete`]) {
+      const shown = await stranger.b.get(url);
+      assert.equal(shown.statusCode, 404, url);
+      assert.doesNotMatch(shown.body, /Secret/);
+      assert.equal((await stranger.b.post(url, { ...csrf, version: '1', slots: '0', title: 'Mine now' })).statusCode, 404, url);
+    }
+    assert.equal((await listsOf(owner.token))[0]?.['title'], 'Secret');
+  });
+});
