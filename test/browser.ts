@@ -156,3 +156,25 @@ export async function submit(
   const shown = await browser.get(page);
   return browser.post(action, { ...formInputs(shown.body, action), ...fields });
 }
+
+/** What a browser sends for the form on `html` that posts to `action`, as shown: its hidden and filled fields, ticked boxes, chosen options. */
+export function filledForm(html: string, action: string): Record<string, string> {
+  const at = html.indexOf(`action="${action}"`);
+  const form = html.slice(html.lastIndexOf('<form', at), html.indexOf('</form>', at));
+  const out: Record<string, string> = {};
+  for (const m of form.matchAll(/<input ([^>]*)>/g)) {
+    const attrs = m[1] ?? '';
+    const name = /name="([^"]*)"/.exec(attrs)?.[1];
+    const value = /value="([^"]*)"/.exec(attrs)?.[1] ?? '';
+    if (name === undefined || (/type="checkbox"/.test(attrs) && !/ checked/.test(attrs))) continue;
+    // A browser drops line breaks from a one-line field's value; a hidden field keeps them.
+    const typed = /type="hidden"/.test(attrs) ? decode(value) : decode(value).replace(/[\r\n]/g, '');
+    out[decode(name)] = typed;
+  }
+  for (const m of form.matchAll(/<select [^>]*name="([^"]*)"[^>]*>(.*?)<\/select>/g)) out[m[1] ?? ''] = decode(/<option value="([^"]*)" selected>/.exec(m[2] ?? '')?.[1] ?? '');
+  // The line break after the tag is the parser's, not the value's.
+  for (const m of form.matchAll(/<textarea [^>]*name="([^"]*)"[^>]*>\n?([^<]*)<\/textarea>/g)) out[m[1] ?? ''] = decode(m[2] ?? '');
+  // And sends every line break of a form as CRLF.
+  for (const k of Object.keys(out)) out[k] = (out[k] ?? '').replace(/\r?\n/g, '\r\n');
+  return out;
+}

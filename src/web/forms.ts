@@ -36,7 +36,7 @@ export function textArea(f: { name: string; label: string; value?: string | unde
   const hint = f.hint ? `<span class="hint" id="${id}-hint">${h(f.hint)}</span>` : '';
   return `<label for="${id}">${h(f.label)}</label>${hint}<textarea id="${id}" name="${h(f.name)}"${f.required ? ' required' : ''}${f.autofocus ? ' autofocus' : ''}${
     f.hint ? ` aria-describedby="${id}-hint"` : ''
-  } spellcheck="false">${h(f.value ?? '')}</textarea>`;
+  } spellcheck="false">\n${h(f.value ?? '')}</textarea>`;
 }
 
 export function select(f: { name: string; label: string; value: string; options: ReadonlyArray<readonly [string, string]>; hint?: string }): string {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Browser, formInputs } from '../../../test/browser.js';
+import { Browser, filledForm, formInputs } from '../../../test/browser.js';
 import { api, signIn, testContext, type TestContext } from '../../../test/harness.js';
 import { landed, signedInBrowser, text } from '../../../test/web-pages.js';
 
@@ -76,15 +76,17 @@ describe('list pages', () => {
     const noChoices = await send(b, '/lists/new', '/lists', { title: 'Chores', 'col.0.title': 'Who', 'col.0.type': '19', 'col.1.title': 'Room', 'col.1.type': '9', 'col.1.choices': ' , ' });
     assert.equal(noChoices.statusCode, 422);
     assert.match(text(noChoices), /a pick-one or pick-several column needs choices \(an array of texts\) \(error 913\)/);
-    assert.match(noChoices.body, /id="f-col\.1\.choices" name="col\.1\.choices" aria-describedby="f-col\.1\.choices-error" aria-invalid="true" autofocus/);
+    assert.match(noChoices.body, /id="f-col\.1\.choices" name="col\.1\.choices" aria-describedby="choices-rule f-col\.1\.choices-error" aria-invalid="true" autofocus/);
     assert.match(noChoices.body, /value="Who"/, 'what was typed is kept');
     assert.deepEqual(await listsOf(token), []);
-    // Fixed, then sent again: one list.
+    // Fixed, then sent again: one list (beside one made without columns).
+    const bare = await landed(b, await send(b, '/lists/new', '/lists', { title: 'No columns yet' }));
+    assert.match(text(bare), /The list is made\. Give it columns with “Change the list” to add rows\./);
     const fields = { ...formInputs(noChoices.body, '/lists'), title: 'Chores', 'col.0.title': 'Who', 'col.0.type': '19', 'col.1.title': 'Room', 'col.1.type': '9', 'col.1.choices': 'kitchen, hall' };
     await landed(b, await b.post('/lists', fields));
     const twice = await landed(b, await b.post('/lists', fields));
     assert.match(text(twice), /The list is made/);
-    assert.equal((await listsOf(token)).length, 1);
+    assert.equal((await listsOf(token)).length, 2);
     const forged = await b.post('/lists', { ...fields, slots: '100000' });
     assert.equal(forged.statusCode, 400);
   });
@@ -124,10 +126,59 @@ describe('list pages', () => {
     const rows = (await api(ctx, token, '/3/rows/get.php', { list: id })).json<Rec[]>();
     const cells = rows.map((r) => r['cells'] as Rec).sort((a, b) => String(a['c1']).localeCompare(String(b['c1'])));
     assert.deepEqual(cells, [{ c1: 'Eggs' }, { c1: 'Milk', c2: 2 }], 'a whole number kept, "a dozen" emptied, the removed column\'s cells gone');
-    // The same form again, as the page now shows it: nothing to save.
-    const same = await b.get(`/lists/${id}/edit`);
-    const unchanged = await landed(b, await b.post(`/lists/${id}/edit`, { ...formInputs(same.body, `/lists/${id}/edit`), title: 'Shopping', keywords: '', note: '', 'col.0.title': 'What', 'col.0.type': '19', 'col.1.title': 'Qty', 'col.1.type': '13', 'col.2.title': 'Where', 'col.2.type': '10', 'col.2.choices': 'market, bakery' }));
-    assert.match(text(unchanged), /Nothing to save: the list was not changed\./);
+    // A choice renamed empties the cells that hold it (the page says so).
+    assert.match(text(await b.get(`/lists/${id}/edit`)), /a choice removed or renamed empties the cells that hold it/);
+  });
+
+  it('the form saved as shown changes nothing: widths, sorts, untitled columns, a note an app wrote with CRLF or a leading line break', async () => {
+    const { b, token } = await person();
+    const cols = [{ title: 'Name', type: 19, width: 240, sort: -1 }, { title: '', type: 9, choices: ['a', 'b c'], width: 55, sort: 3 }];
+    const id = (await api(ctx, token, '/3/lists/add.php', { lists: JSON.stringify([{ title: 'Kept', ref: 'k', note: '\nfirst line\r\nsecond', keywords: 'x y', cols }]) })).json<Rec[]>()[0]?.['id'] as string;
+    const before = (await listsOf(token))[0];
+    const form = await b.get(`/lists/${id}/edit`);
+    assert.match(form.body, /<legend>Column 2<\/legend>/, 'an untitled column is kept as a slot');
+    const res = await landed(b, await b.post(`/lists/${id}/edit`, filledForm(form.body, `/lists/${id}/edit`)));
+    assert.match(text(res), /Nothing to save: the list was not changed\./);
+    assert.deepEqual((await listsOf(token))[0], before);
+    // Removing the untitled column removes it; an untitled column left alone stays.
+    const removed = await landed(b, await b.post(`/lists/${id}/edit`, { ...filledForm(form.body, `/lists/${id}/edit`), 'col.1.remove': '1' }));
+    assert.match(text(removed), /The list is saved\./);
+    assert.deepEqual(((await listsOf(token))[0]?.['cols'] as Rec[]).map((c) => [c['title'], c['width'], c['sort']]), [['Name', 240, -1]]);
+  });
+
+  it('forged forms: ids on a new list, a column id the list lacks, a type that is none, more slots than a form shows', async () => {
+    const { b, token } = await person();
+    const made = await b.get('/lists/new');
+    const fields = { ...formInputs(made.body, '/lists'), title: 'F', 'col.0.title': 'A', 'col.0.type': '19' };
+    assert.equal((await b.post('/lists', { ...fields, 'col.0.id': '1' })).statusCode, 400);
+    const wrongType = await b.post('/lists', { ...fields, 'col.0.type': '7' });
+    assert.equal(wrongType.statusCode, 422);
+    assert.match(text(wrongType), /type "7" is not a column type/);
+    assert.match(wrongType.body, /id="f-col\.0\.type" name="col\.0\.type" aria-describedby="f-col\.0\.type-error" aria-invalid="true" autofocus/);
+    const id = (await api(ctx, token, '/3/lists/add.php', { lists: JSON.stringify([{ title: 'G', ref: 'g', cols: [{ title: 'A', type: 19 }] }]) })).json<Rec[]>()[0]?.['id'] as string;
+    const form = await b.get(`/lists/${id}/edit`);
+    const unknown = await b.post(`/lists/${id}/edit`, { ...filledForm(form.body, `/lists/${id}/edit`), 'col.0.id': '99' });
+    assert.equal(unknown.statusCode, 422);
+    assert.match(text(unknown), /Invalid column id: the list has no column 99 \(error 907\)/);
+    assert.equal((await b.post(`/lists/${id}/edit`, { ...filledForm(form.body, `/lists/${id}/edit`), slots: '999' })).statusCode, 400);
+    assert.equal(((await listsOf(token)).find((l) => l['id'] === id)?.['version']), 1, 'nothing changed');
+  });
+
+  it('a list at its most columns: a refused form can be sent again, fixed', async () => {
+    const { b, token } = await person();
+    const max = ctx.deps.config.recordLimits.listColumns;
+    const id = (await api(ctx, token, '/3/lists/add.php', { lists: JSON.stringify([{ title: 'Wide', ref: 'w', cols: Array.from({ length: max }, (_, i) => ({ title: `C${i}`, type: 19 })) }]) })).json<Rec[]>()[0]?.['id'] as string;
+    const form = await b.get(`/lists/${id}/edit`);
+    const fill: Record<string, string> = {};
+    for (let i = 0; i < 3; i++) Object.assign(fill, { [`col.${max + i}.title`]: `New ${i}`, [`col.${max + i}.type`]: '19', [`col.${i}.remove`]: '1' });
+    // One new column a pick without choices: refused, shown again with its slots.
+    const refused = await b.post(`/lists/${id}/edit`, { ...filledForm(form.body, `/lists/${id}/edit`), ...fill, [`col.${max}.type`]: '10' });
+    assert.equal(refused.statusCode, 422);
+    const fixed = await b.post(`/lists/${id}/edit`, { ...filledForm(refused.body, `/lists/${id}/edit`), [`col.${max}.type`]: '19' });
+    assert.match(text(await landed(b, fixed)), /The list is saved\./);
+    const cols = ((await listsOf(token)).find((l) => l['id'] === id)?.['cols'] as Rec[]).map((c) => c['title']);
+    assert.equal(cols.length, max);
+    assert.deepEqual(cols.slice(-3), ['New 0', 'New 1', 'New 2']);
   });
 
   it('a change made on an older version shows the list as it now is', async () => {
@@ -135,11 +186,16 @@ describe('list pages', () => {
     const id = (await api(ctx, token, '/3/lists/add.php', { lists: JSON.stringify([{ title: 'Films', ref: 'f', cols: [{ title: 'Name', type: 19 }] }]) })).json<Rec[]>()[0]?.['id'] as string;
     const form = await b.get(`/lists/${id}/edit`);
     await api(ctx, token, '/3/lists/edit.php', { lists: JSON.stringify([{ id, version: 1, title: 'Films to see' }]) });
-    const stale = await b.post(`/lists/${id}/edit`, { ...formInputs(form.body, `/lists/${id}/edit`), title: 'Movies', 'col.0.title': 'Name', 'col.0.type': '19' });
+    const stale = await b.post(`/lists/${id}/edit`, { ...filledForm(form.body, `/lists/${id}/edit`), title: 'Movies' });
     assert.equal(stale.statusCode, 409);
     assert.match(text(stale), /The list was changed \(by an app, or on another page\) after this form was opened\. Here it is as it now is: make your changes again \(error 914\)/);
     assert.match(stale.body, /id="f-title" name="title"[^>]* value="Films to see"/);
     assert.equal((await listsOf(token))[0]?.['title'], 'Films to see');
+    // The same save sent twice (a second click): the second finds it done.
+    const form2 = await b.get(`/lists/${id}/edit`);
+    const sent = { ...filledForm(form2.body, `/lists/${id}/edit`), title: 'Movies' };
+    await landed(b, await b.post(`/lists/${id}/edit`, sent));
+    assert.match(text(await landed(b, await b.post(`/lists/${id}/edit`, sent))), /The list is saved\./);
   });
 
   it('a list is deleted with its rows after a question', async () => {

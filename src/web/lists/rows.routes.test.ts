@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Browser, formInputs, submit } from '../../../test/browser.js';
+import { Browser, filledForm, formInputs, submit } from '../../../test/browser.js';
 import { api, signIn, testContext, type TestContext } from '../../../test/harness.js';
 import { landed, signedInBrowser, text } from '../../../test/web-pages.js';
 
@@ -47,29 +47,6 @@ async function newList(token: string, title = 'Groceries', cols: unknown[] = COL
 async function rowsOf(token: string, list: string): Promise<Rec[]> {
   const res = await api(ctx, token, '/3/rows/get.php', { list });
   return res.json<Rec[] | null>() ?? [];
-}
-
-const unescape = (s: string): string => s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
-
-/** What a browser sends for the form on `html` that posts to `action`, as shown: its hidden and filled fields, ticked boxes, chosen options. */
-function shownForm(html: string, action: string): Record<string, string> {
-  const at = html.indexOf(`action="${action}"`);
-  const form = html.slice(html.lastIndexOf('<form', at), html.indexOf('</form>', at));
-  const out: Record<string, string> = {};
-  for (const m of form.matchAll(/<input ([^>]*)>/g)) {
-    const attrs = m[1] ?? '';
-    const name = /name="([^"]*)"/.exec(attrs)?.[1];
-    const value = /value="([^"]*)"/.exec(attrs)?.[1] ?? '';
-    if (name === undefined || (/type="checkbox"/.test(attrs) && !/ checked/.test(attrs))) continue;
-    // A browser drops line breaks from a one-line field's value; a hidden field keeps them.
-    const typed = /type="hidden"/.test(attrs) ? unescape(value) : unescape(value).replace(/[\r\n]/g, '');
-    out[unescape(name)] = typed;
-  }
-  for (const m of form.matchAll(/<select [^>]*name="([^"]*)"[^>]*>(.*?)<\/select>/g)) out[m[1] ?? ''] = unescape(/<option value="([^"]*)" selected>/.exec(m[2] ?? '')?.[1] ?? '');
-  for (const m of form.matchAll(/<textarea [^>]*name="([^"]*)"[^>]*>([^<]*)<\/textarea>/g)) out[m[1] ?? ''] = unescape(m[2] ?? '');
-  // And sends every line break of a form as CRLF.
-  for (const k of Object.keys(out)) out[k] = (out[k] ?? '').replace(/\r?\n/g, '\r\n');
-  return out;
 }
 
 const stamp = async (token: string): Promise<number> => (await api(ctx, token, '/3/account/get.php')).json<Rec>()['lastedit_list'] as number;
@@ -148,16 +125,16 @@ describe('list row pages', () => {
     const form = await b.get(path);
     assert.match(form.body, /<h1>Edit a row<\/h1>/);
     assert.match(form.body, /value="4\.50"/);
-    assert.match(form.body, /<textarea id="f-c1" name="c1" autofocus rows="2">Tea\nloose leaf<\/textarea>/);
+    assert.match(form.body, /<textarea id="f-c1" name="c1" autofocus rows="2">\nTea\nloose leaf<\/textarea>/);
     // The account's timezone is UTC-5 (timezone 0, the default).
     assert.match(form.body, /type="datetime-local" value="2026-03-14T17:30"/);
     // The form as shown: nothing changes (the seconds it cannot show, the 0 of an unticked box).
-    const same = await landed(b, await b.post(path, shownForm(form.body, path)));
+    const same = await landed(b, await b.post(path, filledForm(form.body, path)));
     assert.match(text(same), /Nothing to save: the row was not changed\./);
     assert.deepEqual((await rowsOf(token, id))[0]?.['cells'], cells);
     assert.equal((await rowsOf(token, id))[0]?.['version'], 1);
     ctx.clock.advance(5_000);
-    const saved = await landed(b, await b.post(path, { ...shownForm(form.body, path), c1: 'Green tea', c3: '1', c7: '' }));
+    const saved = await landed(b, await b.post(path, { ...filledForm(form.body, path), c1: 'Green tea', c3: '1', c7: '' }));
     assert.match(text(saved), /The row is saved\./);
     const [row] = await rowsOf(token, id);
     assert.deepEqual(row?.['cells'], { c1: 'Green tea', c2: 2, c3: 1, c4: ['market'], c6: cells.c6 });
@@ -172,7 +149,7 @@ describe('list row pages', () => {
     const form = await b.get(path);
     // An app edits the row while the form is open.
     await api(ctx, token, '/3/rows/edit.php', { rows: JSON.stringify([{ id: rowId, version: 1, cells: { c1: 'Hand soap', c2: 3 } }]) });
-    const stale = await b.post(path, { ...shownForm(form.body, path), c1: 'Soap bars' });
+    const stale = await b.post(path, { ...filledForm(form.body, path), c1: 'Soap bars' });
     assert.equal(stale.statusCode, 409);
     assert.match(text(stale), /The row as it is now Item Hand soap Qty 3/);
     assert.match(text(stale), /Not saved: The row was changed \(by an app, or on another page\) after this form was opened \(error 1014\)/);
@@ -180,7 +157,7 @@ describe('list row pages', () => {
     assert.equal(((await rowsOf(token, id))[0]?.['cells'] as Rec)['c1'], 'Hand soap', 'the refused edit changed nothing');
     // The field the person did not touch holds the app's value: saving again keeps it.
     assert.match(stale.body, /id="f-c2" name="c2" aria-describedby="f-c2-hint" type="text" value="3"/);
-    await landed(b, await b.post(path, shownForm(stale.body, path)));
+    await landed(b, await b.post(path, filledForm(stale.body, path)));
     const [row] = await rowsOf(token, id);
     assert.deepEqual(row?.['cells'], { c1: 'Soap bars', c2: 3 });
     assert.equal(row?.['version'], 3);

@@ -51,7 +51,7 @@ describe('notes pages', () => {
     assert.equal(blank.statusCode, 422);
     assert.match(text(blank), /Your note must have a title \(error 701\)/);
     assert.match(blank.body, /id="f-title" name="title" aria-describedby="f-title-hint f-title-error" aria-invalid="true" autofocus/);
-    assert.match(blank.body, />Milk\nEggs<\/textarea>/, 'the text typed is kept');
+    assert.match(blank.body, />\nMilk\nEggs<\/textarea>/, 'the text typed is kept');
     const long = await submit(b, '/notes/new', { ...ADD, title: 'x'.repeat(256) }, '/notes');
     assert.match(text(long), /title is longer than 255 characters \(error 711\)/);
     const big = 'é'.repeat(31_001);
@@ -141,7 +141,7 @@ describe('notes pages', () => {
     const id = (await notesOf(token))[0]?.['id'] as number;
     const form = await b.get(`/notes/${id}/edit`);
     assert.match(form.body, /value="Shopping"/);
-    assert.match(form.body, />Milk\nEggs<\/textarea>/);
+    assert.match(form.body, />\nMilk\nEggs<\/textarea>/);
     assert.match(form.body, /name="private" value="1" checked/);
     const before = await settledStamps(ctx, token);
     const saved = await landed(b, await submit(b, `/notes/${id}/edit`, { title: 'Groceries', text: 'Bread', folder: String(folder) }, `/notes/${id}`));
@@ -154,7 +154,7 @@ describe('notes pages', () => {
     const blank = await submit(b, `/notes/${id}/edit`, { title: '', text: 'kept', folder: '0' }, `/notes/${id}`);
     assert.equal(blank.statusCode, 422);
     assert.match(text(blank), /Your note must have a title \(error 701\)/);
-    assert.match(blank.body, />kept<\/textarea>/);
+    assert.match(blank.body, />\nkept<\/textarea>/);
     assert.equal((await notesOf(token))[0]?.['title'], 'Groceries');
   });
 

@@ -25,6 +25,8 @@ interface Common {
   readonly hint?: string | undefined;
   readonly problem?: Problem | undefined;
   readonly autofocus?: boolean;
+  /** The id of a text elsewhere on the page that says this field's rule (one said once for several fields). */
+  readonly describedBy?: string | undefined;
 }
 
 function parts(f: Common): { id: string; before: string; attrs: string } {
@@ -32,7 +34,7 @@ function parts(f: Common): { id: string; before: string; attrs: string } {
   const mine = f.problem?.field === f.name ? f.problem : undefined;
   const hint = f.hint ? `<span class="hint" id="${id}-hint">${h(f.hint)}</span>` : '';
   const error = mine ? `<span class="field-error" id="${id}-error">${h(mine.message)} (error ${mine.code})</span>` : '';
-  const described = [f.hint ? `${id}-hint` : '', mine ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const described = [f.describedBy ?? '', f.hint ? `${id}-hint` : '', mine ? `${id}-error` : ''].filter(Boolean).join(' ');
   const attrs = [
     `id="${id}"`,
     `name="${h(f.name)}"`,
@@ -56,7 +58,9 @@ export function textInput(
 
 export function textBox(f: Common & { value: string; rows?: number }): string {
   const { before, attrs } = parts(f);
-  return `${before}<textarea ${attrs}${f.rows ? ` rows="${f.rows}"` : ''}>${h(f.value)}</textarea>`;
+  // A line break right after the tag is dropped by the HTML parser: written, so that a text
+  // beginning with one keeps it.
+  return `${before}<textarea ${attrs}${f.rows ? ` rows="${f.rows}"` : ''}>\n${h(f.value)}</textarea>`;
 }
 
 export function choiceOf(f: Common & { value: string; options: ReadonlyArray<readonly [string, string]> }): string {

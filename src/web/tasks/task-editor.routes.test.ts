@@ -41,7 +41,8 @@ function formOfPage(html: string, id: number, fields: Record<string, string>): R
     const selected = /<option value="([^"]*)" selected>/.exec(m[2] as string);
     if (selected) out[m[1] as string] = decode(selected[1] as string);
   }
-  for (const m of form.matchAll(/<textarea [^>]*name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) out[m[1] as string] = decode(m[2] as string);
+  // A browser drops the line break that follows the tag.
+  for (const m of form.matchAll(/<textarea [^>]*name="([^"]+)"[^>]*>\n?([^<]*)<\/textarea>/g)) out[m[1] as string] = decode(m[2] as string);
   return { ...out, ...fields };
 }
 

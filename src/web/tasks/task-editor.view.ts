@@ -113,7 +113,7 @@ ${input('completed', 'Completed on', 'date', v, '', 'Empty while it is still to 
 ${input('tag', 'Tags', 'text', v, ' maxlength="250"', 'Separated by commas.')}
 <label class="check"><input type="checkbox" name="star" value="1"${v.values.star === '1' ? ' checked' : ''}> Starred</label>
 ${selectOf('parent', 'Subtask of', [['0', 'None: a task of its own'], ...v.parents.map((p): [string, string] => [String(p.id), p.title])], v)}
-${control('note', 'Note', (a) => `<textarea ${a}>${h(v.values.note ?? '')}</textarea>`, v)}
+${control('note', 'Note', (a) => `<textarea ${a}>\n${h(v.values.note ?? '')}</textarea>`, v)}
 ${repeatBuilder(v)}
 <button type="submit">Save</button> <a class="button secondary" href="${h(base)}/">Cancel</a>
 </form>

@@ -13,7 +13,7 @@ function slotFields(slot: Slot, i: number, problem: Problem | undefined): string
   return `<fieldset class="slot"><legend>${h(legend)}</legend>
 <div>${textInput({ name: slotName(i, 'title'), label: 'Title', value: slot.title, problem, maxChars: 100 })}</div>
 <div>${choiceOf({ name: slotName(i, 'type'), label: 'Type', value: slot.type, options: TYPE_OPTIONS, problem })}</div>
-<div>${textInput({ name: slotName(i, 'choices'), label: 'Choices', value: slot.choices, problem })}</div>
+<div>${textInput({ name: slotName(i, 'choices'), label: 'Choices', value: slot.choices, problem, describedBy: 'choices-rule' })}</div>
 ${existing ? `<div class="wide">${tickBox({ name: slotName(i, 'remove'), label: 'Remove this column and its cells', checked: slot.remove, problem })}</div>` : ''}</fieldset>`;
 }
 
@@ -44,16 +44,16 @@ export function listFormPage(
 ${textInput({ name: 'keywords', label: 'Keywords', value: v.values.keywords, problem: v.problem, maxChars: 200 })}
 ${textBox({ name: 'note', label: 'Note', value: v.values.note, rows: 3, problem: v.problem, hint: 'At most 2,000 characters.' })}
 <h2>Columns</h2><p class="hint">Rows have a cell for each column. A new column is added when it has a title${
-    editing ? '; more blank ones come with each save. A new type empties the cells it does not allow' : ', and more can be added later'
-  }. Choices are for pick one and pick several, separated by commas.</p>
+    editing ? '; more blank ones come with each save. A new type empties the cells it does not allow, and a choice removed or renamed empties the cells that hold it' : ', and more can be added later'
+  }. <span id="choices-rule">Choices are for pick one and pick several columns, separated by commas.</span></p>
 ${v.slots.map((s, i) => slotFields(s, i, v.problem)).join('\n')}
 <button type="submit">${editing ? 'Save the list' : 'Make the list'}</button> <a href="${h(path)}">Cancel</a>`;
   const title = editing ? 'Change the list' : 'Make a list';
   const remove = editing ? `<p><a class="button secondary" href="${h(`${path}/delete`)}">Delete the list…</a></p>` : '';
   return layout(
     site,
-    title,
-    `<p class="crumbs"><a href="${h(site.base)}/lists">Lists</a></p><div class="card"><h1>${title}</h1>${problemSummary(v.problem, editing ? 'Not saved' : 'Not made')}${form(action, v.csrf, body, { label: title, hidden })}</div>${remove}`,
+    editing ? `Change ${v.list?.title ?? ''}` : title,
+    `<p class="crumbs"><a href="${h(site.base)}/lists">Lists</a>${editing ? ` › <a href="${h(path)}">${h(v.list?.title ?? '')}</a>` : ''}</p><div class="card"><h1>${title}</h1>${problemSummary(v.problem, editing ? 'Not saved' : 'Not made')}${form(action, v.csrf, body, { label: title, hidden })}</div>${remove}`,
     { nav },
   );
 }
