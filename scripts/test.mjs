@@ -83,6 +83,7 @@ const SECOND_PASS = [
   'src/web/lists/list-edit.routes.test.js',
   'src/web/lists/lists.routes.test.js',
   'src/web/lists/rows.routes.test.js',
+  'src/web/outlines/outline-edit.routes.test.js',
   'src/web/outlines/outlines.routes.test.js',
   'src/web/organize/organize.routes.test.js',
   'src/web/reset.routes.test.js',

@@ -28,6 +28,7 @@ import { listsRoutes } from './web/lists/lists.routes.js';
 import { rowsRoutes } from './web/lists/rows.routes.js';
 import { listEditRoutes } from './web/lists/list-edit.routes.js';
 import { outlinesRoutes } from './web/outlines/outlines.routes.js';
+import { outlineEditRoutes } from './web/outlines/outline-edit.routes.js';
 import { organizeRoutes } from './web/organize/organize.routes.js';
 import { visitorRoutes } from './web/visitor.routes.js';
 import { Web } from './web/web-kit.js';
@@ -102,6 +103,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     rowsRoutes(web);
     listEditRoutes(web);
     outlinesRoutes(web);
+    outlineEditRoutes(web);
   });
   return app;
 }

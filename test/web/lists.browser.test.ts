@@ -224,6 +224,39 @@ describe('the lists and outlines pages in a real browser', { skip: skipWithoutCh
         await page.waitForURL(`${ORIGIN}/outlines/${outlines[0]?.id ?? ''}`);
         assert.match(await main(), /Wrap the glasses/);
         await check('outline');
+
+        // Its items changed as indented lines: one checked, one added under another.
+        await page.click('main a:has-text("Change the outline")');
+        await page.waitForSelector('h1:has-text("Change the outline")');
+        assert.match(await page.inputValue('#f-items'), /^Pack\n {2}\[x\] Books and papers\n {2}Kitchen\n {4}Wrap the glasses\n/);
+        await check('outline-edit');
+        await page.focus('#f-items');
+        await page.keyboard.press('Control+End');
+        await page.keyboard.press('Enter');
+        await page.keyboard.type('  [x] Meter photos');
+        await page.click('main button:has-text("Save the outline")');
+        await page.waitForURL(`${ORIGIN}/outlines/${outlines[0]?.id ?? ''}`);
+        assert.match(await main(), /The outline is saved\./);
+        assert.match(await main(), /Read the meters on the last day\s*✓ Done:\s*Meter photos/);
+
+        // One made on its page, then deleted.
+        await page.click('header a:has-text("Outlines")');
+        await page.click('main a:has-text("Make an outline")');
+        await page.waitForURL(`${ORIGIN}/outlines/new`);
+        await page.keyboard.type('Weekend');
+        await page.focus('#f-items');
+        await page.keyboard.type('Market\n  Bread\n  [x] Eggs\nCall Ann');
+        await check('outline-new');
+        await page.click('main button:has-text("Make the outline")');
+        await page.waitForSelector('h1:has-text("Weekend")');
+        assert.match(await main(), /The outline is made\./);
+        assert.match(await main(), /Market\s*Bread\s*✓ Done:\s*Eggs\s*Call Ann/);
+        await page.click('main a:has-text("Delete the outline…")');
+        await page.waitForSelector('h1:has-text("Delete the outline")');
+        await check('outline-delete');
+        await page.click('main button:has-text("Delete the outline")');
+        await page.waitForURL(`${ORIGIN}/outlines`);
+        assert.match(await main(), /Deleted the outline “Weekend”\./);
       } catch (err) {
         throw new Error(`${(err as Error).message}\nat ${page.url()}:\n${((await page.textContent('main').catch(() => '')) ?? '').slice(0, 600)}\nconsole: ${problems.join('\n')}`);
       } finally {

@@ -1,0 +1,118 @@
+import type { FastifyReply } from 'fastify';
+import type { ItemError } from '../../errors.js';
+import { DOCUMENT_KINDS } from '../../features/documents/document-kinds.js';
+import { addDocuments, deleteDocuments, editDocuments } from '../../features/documents/documents.write.js';
+import { randomHex } from '../../lib/crypto.js';
+import type { Params } from '../../http/params.js';
+import type { Outline } from '../../storage/store.js';
+import type { Problem } from '../organize/inputs.js';
+import { webAuth } from '../organize/organize.routes.js';
+import { confirmOutlineDeletePage, outlineFormPage, type OutlineValues } from '../views/outline-form.js';
+import type { SignedIn, Web } from '../web-kit.js';
+import { nodesOfText, outlineText, writable } from './outline-text.js';
+import { noOutline, ownOutline } from './outlines.routes.js';
+
+/**
+ * An outline's own pages: make one, change its title, keywords, note, hidden flag and items,
+ * delete it. The items are one text (outline-text.ts) made into the `nodes` the service reads, as
+ * outlines/add, edit and delete do: the same limits and messages, items left as they were keep
+ * their ids, and the stamp apps sync by (lastedit_outline) moves.
+ */
+
+const OUTLINES = DOCUMENT_KINDS.find((k) => k.kind === 'outline');
+const FIELDS = ['title', 'keywords', 'note', 'hidden', 'items'] as const;
+/** The codes of the items' refusals (node text, shape, ids, how many): shown beside the items. */
+const ITEM_CODES = new Set([807, 808, 811, 813]);
+
+const lf = (s: string): string => s.replace(/\r\n?/g, '\n');
+
+/** What the form sent; `items` only when the form had the field. */
+function typed(p: Params): OutlineValues {
+  const items = p.get('items');
+  return { title: p.get('title') ?? '', keywords: p.get('keywords') ?? '', note: lf(p.get('note') ?? ''), hidden: p.get('hidden') === '1', items: items === undefined ? undefined : lf(items) };
+}
+
+/** What the form shows for a stored outline. */
+function storedValues(o: Outline): OutlineValues {
+  return { title: o.title, keywords: o.keywords, note: o.note, hidden: o.hidden === 1, items: writable(o.nodes.children) ? outlineText(o.nodes.children) : undefined };
+}
+
+export function outlineEditRoutes(web: Web): void {
+  const { deps } = web;
+  if (!OUTLINES) throw new Error('the outlines description is missing');
+  const outlines = OUTLINES;
+  const codes = outlines.codes;
+
+  function problemOf(err: ItemError): Problem {
+    const field =
+      err.errorCode === codes.required ? 'title' : ITEM_CODES.has(err.errorCode) && !err.errorDesc.startsWith('Malformed request: ') ? 'items' : FIELDS.find((f) => err.errorDesc.startsWith(`Malformed request: ${f} `));
+    return { code: err.errorCode, message: err.errorDesc, field: field ?? (err.errorDesc.startsWith('Malformed request: node') ? 'items' : undefined) };
+  }
+
+  /** The API's item of a form: its items as nodes (keeping the ids of those unchanged), and a note left as shown as stored. */
+  function itemOf(v: OutlineValues, stored: Outline | null): Record<string, unknown> {
+    const note = stored && v.note === lf(stored.note) ? stored.note : v.note;
+    return { title: v.title, keywords: v.keywords, note, hidden: v.hidden ? 1 : 0, ...(v.items !== undefined && { nodes: nodesOfText(v.items, stored?.nodes.children ?? []) }) };
+  }
+
+  function showForm(reply: FastifyReply, who: SignedIn, status: number, v: { outline?: Outline; ref?: string; version?: number; values: OutlineValues; problem?: Problem; now?: Outline }): FastifyReply {
+    return web.page(reply, status, outlineFormPage(web.site, web.nav(reply, who, '/outlines'), { csrf: reply.generateCsrf(), ...v }));
+  }
+
+  web.getSignedIn('/outlines/new', async function newOutline(_request, reply, who) {
+    return showForm(reply, who, 200, { ref: `web-${randomHex(12)}`, values: { title: '', keywords: '', note: '', hidden: false, items: '' } });
+  });
+
+  web.postSignedIn('/outlines', ['ref', ...FIELDS], async function makeOutline(request, reply, p, who) {
+    const values = typed(p);
+    const ref = p.get('ref') ?? '';
+    const [result] = await addDocuments(deps, webAuth(who), outlines, [{ ...itemOf(values, null), ref }]);
+    if (!result) throw new Error('outlines/add answered nothing');
+    const made = !('errorCode' in result) ? String(result.record.id) : result.errorCode === codes.alreadyAdded ? /it is ([0-9a-f]{24})$/.exec(result.errorDesc)?.[1] : undefined;
+    // Sent twice (a second click): the first sending made it.
+    if (made) return web.redirect(request, reply, `/outlines/${made}`, { notice: 'The outline is made.' });
+    return showForm(reply, who, 422, { ref, values, problem: problemOf(result as ItemError) });
+  });
+
+  web.getSignedIn('/outlines/:id/edit', async function editOutline(request, reply, who) {
+    const outline = await ownOutline(deps, who, (request.params as { id: string }).id);
+    if (!outline) return noOutline(web, reply);
+    return showForm(reply, who, 200, { outline, version: outline.version, values: storedValues(outline) });
+  });
+
+  web.postSignedIn('/outlines/:id/edit', ['version', ...FIELDS], async function saveOutline(request, reply, p, who) {
+    const outline = await ownOutline(deps, who, (request.params as { id: string }).id);
+    if (!outline) return noOutline(web, reply);
+    const values = typed(p);
+    const [result] = await editDocuments(deps, webAuth(who), outlines, [{ id: outline.id, version: p.get('version') ?? '', ...itemOf(values, outline) }]);
+    if (!result) throw new Error('outlines/edit answered nothing');
+    if (!('errorCode' in result)) {
+      const changed = (result.record as Outline).version !== outline.version;
+      return web.redirect(request, reply, `/outlines/${outline.id}`, { notice: changed ? 'The outline is saved.' : 'Nothing to save: the outline was not changed.' });
+    }
+    if (result.errorCode === codes.invalid) return noOutline(web, reply);
+    if (result.errorCode === codes.stale) {
+      // Changed meanwhile: shown as it now is above what was typed, which a save (on the version
+      // now) puts in its place. The items are one text: no change of another's can be kept in it.
+      const problem = { code: result.errorCode, message: 'The outline was changed (by an app, or on another page) after this form was opened' };
+      const kept = { ...values, items: writable(outline.nodes.children) ? values.items : undefined };
+      return showForm(reply, who, 409, { outline, version: outline.version, values: kept, now: outline, problem });
+    }
+    return showForm(reply, who, 422, { outline, version: outline.version, values, problem: problemOf(result) });
+  });
+
+  web.getSignedIn('/outlines/:id/delete', async function confirmDelete(request, reply, who) {
+    const outline = await ownOutline(deps, who, (request.params as { id: string }).id);
+    if (!outline) return noOutline(web, reply);
+    const linked = await deps.store.read.attachments.isLinked(who.account.pk, 'outline', outline.id);
+    return web.page(reply, 200, confirmOutlineDeletePage(web.site, web.nav(reply, who, '/outlines'), { csrf: reply.generateCsrf(), outline, linked }));
+  });
+
+  web.postSignedIn('/outlines/:id/delete', [], async function deleteOutline(request, reply, _p, who) {
+    const outline = await ownOutline(deps, who, (request.params as { id: string }).id);
+    if (!outline) return noOutline(web, reply);
+    // An item error here can only be "deleted meanwhile": the outcome asked for is there.
+    await deleteDocuments(deps, webAuth(who), outlines, [outline.id]);
+    return web.redirect(request, reply, '/outlines', { notice: `Deleted the outline “${outline.title}”.` });
+  });
+}

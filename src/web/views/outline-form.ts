@@ -1,0 +1,79 @@
+import type { Outline } from '../../storage/store.js';
+import { form } from '../forms.js';
+import { h, layout, type Nav, type Site } from '../html.js';
+import { problemSummary, textBox, textInput, tickBox, type Problem } from '../organize/inputs.js';
+import { outlineTree } from './outlines.js';
+
+/** An outline's own pages: its form (make one, change one: title, keywords, note, hidden, its items as text) and the delete question. */
+
+export interface OutlineValues {
+  readonly title: string;
+  readonly keywords: string;
+  readonly note: string;
+  readonly hidden: boolean;
+  /** The items as text (outline-text.ts); undefined when they cannot be edited here. */
+  readonly items: string | undefined;
+}
+
+export function outlineFormPage(
+  site: Site,
+  nav: Nav,
+  v: {
+    csrf: string;
+    /** The outline changed, or none for a new one. */
+    outline?: Outline | undefined;
+    ref?: string | undefined;
+    version?: number | undefined;
+    values: OutlineValues;
+    problem?: Problem | undefined;
+    /** A stale save: the outline as another change left it, shown above what was typed. */
+    now?: Outline | undefined;
+  },
+): string {
+  const editing = v.outline !== undefined;
+  const path = editing ? `${site.base}/outlines/${v.outline?.id ?? ''}` : `${site.base}/outlines`;
+  const action = editing ? `${path}/edit` : path;
+  const hidden: Array<readonly [string, string]> = editing ? [['version', String(v.version ?? 0)]] : [['ref', v.ref ?? '']];
+  const items =
+    v.values.items === undefined
+      ? '<p class="hint">The items are changed by the apps that keep this outline: one holds a line break, which a line here cannot.</p>'
+      : textBox({
+          name: 'items',
+          label: 'Items',
+          value: v.values.items,
+          rows: 14,
+          problem: v.problem,
+          hint: 'One item a line. Two spaces more than the line above put an item under it; [x] at the start of a line marks it done.',
+        });
+  const body = `${textInput({ name: 'title', label: 'Title', value: v.values.title, required: true, problem: v.problem, autofocus: true, maxChars: 100 })}
+${textInput({ name: 'keywords', label: 'Keywords', value: v.values.keywords, problem: v.problem, maxChars: 200 })}
+${textBox({ name: 'note', label: 'Note', value: v.values.note, rows: 3, problem: v.problem, hint: 'At most 2,000 characters.' })}
+${tickBox({ name: 'hidden', label: 'Hidden', checked: v.values.hidden, problem: v.problem, hint: 'Apps may leave a hidden outline out of what they show.' })}
+${items}
+<button type="submit">${editing ? 'Save the outline' : 'Make the outline'}</button> <a href="${h(path)}">Cancel</a>`;
+  const title = editing ? 'Change the outline' : 'Make an outline';
+  const now = v.now ? `<h2>The outline as it is now</h2>${outlineTree(v.now)}<p>Saving replaces it with what is below.</p>` : '';
+  const remove = editing ? `<p><a class="button secondary" href="${h(`${path}/delete`)}">Delete the outline…</a></p>` : '';
+  const crumbs = `<p class="crumbs"><a href="${h(site.base)}/outlines">Outlines</a>${editing ? ` › <a href="${h(path)}">${h(v.outline?.title ?? '')}</a>` : ''}</p>`;
+  return layout(
+    site,
+    editing ? `Change ${v.outline?.title ?? ''}` : title,
+    `${crumbs}<div class="card"><h1>${title}</h1>${problemSummary(v.problem, editing ? 'Not saved' : 'Not made')}${now}${form(action, v.csrf, body, { label: title, hidden })}</div>${remove}`,
+    { nav },
+  );
+}
+
+export function confirmOutlineDeletePage(site: Site, nav: Nav, v: { csrf: string; outline: Outline; linked: boolean }): string {
+  const path = `${site.base}/outlines/${v.outline.id}`;
+  const count = v.outline.nodes.count;
+  return layout(
+    site,
+    `Delete ${v.outline.title}`,
+    `<div class="card"><h1 tabindex="-1" autofocus>Delete the outline “${h(v.outline.title)}”?</h1>
+<ul><li>${h(count === 0 ? 'It has no items.' : `Its ${count} item${count === 1 ? '' : 's'} go with it.`)}</li><li>${
+      v.linked ? 'Tasks link to this outline: they are kept, without the link. Apps see those tasks as edited at their next sync.' : 'No task links to this outline.'
+    }</li><li>Apps remove it at their next sync. The deletion cannot be undone.</li></ul>
+${form(`${path}/delete`, v.csrf, `<button type="submit" class="danger">Delete the outline</button> <a href="${h(path)}">Cancel</a>`)}</div>`,
+    { nav, narrow: true },
+  );
+}
