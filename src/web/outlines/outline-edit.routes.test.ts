@@ -86,11 +86,15 @@ describe('outline pages', () => {
     const form = await b.get('/outlines/new');
     const long = await b.post('/outlines', { ...formInputs(form.body, '/outlines'), title: 'T', items: `ok\n${'x'.repeat(151)}` });
     assert.equal(long.statusCode, 422);
-    assert.match(text(long), /Not made: Malformed request: node content is longer than 150 characters \(error 811\)/);
+    assert.match(text(long), /Not made: Line 2 is longer than 150 characters, the most an item holds \(error 811\)/);
     assert.match(long.body, /id="f-items" name="items" aria-describedby="f-items-hint f-items-error" aria-invalid="true" autofocus/);
     const deep = await b.post('/outlines', { ...formInputs(form.body, '/outlines'), title: 'T', items: Array.from({ length: 34 }, (_, i) => `${' '.repeat(i)}level ${i}`).join('\n') });
-    assert.match(text(deep), /nodes nest deeper than 32 levels \(error 813\)/);
+    assert.match(text(deep), /Line 33 is nested deeper than 32 levels, the most an outline holds \(error 813\)/);
     assert.match(deep.body, /id="f-items"[^>]*aria-invalid="true"/);
+    // Megabytes of lines: refused at the account's most items, at once.
+    const many = await b.post('/outlines', { ...formInputs(form.body, '/outlines'), title: 'T', items: 'x\n'.repeat(1_000_000) });
+    assert.equal(many.statusCode, 422);
+    assert.match(text(many), /Max nodes reached: an outline holds at most \d+ items \(line \d+ is item \d+\) \(error 808\)/);
     const untitled = await b.post('/outlines', { ...formInputs(form.body, '/outlines'), title: '', items: 'kept' });
     assert.match(untitled.body, /id="f-title" name="title" aria-describedby="f-title-error" aria-invalid="true" autofocus/);
     assert.match(untitled.body, />\nkept<\/textarea>/);
@@ -106,10 +110,18 @@ describe('outline pages', () => {
     const stale = await b.post(path, { ...filledForm(form.body, path), items: 'Tickets\nHotel' });
     assert.equal(stale.statusCode, 409);
     assert.match(text(stale), /The outline was changed \(by an app, or on another page\) after this form was opened \(error 814\)/);
-    assert.match(text(stale), /The outline as it is now ✓ Done: Tickets Passport Saving replaces it with what is below\./);
+    assert.match(text(stale), /The outline as it is now Title Trip Hidden No ✓ Done: Tickets Passport Saving replaces it with what is below\./);
     assert.match(stale.body, />\nTickets\nHotel<\/textarea>/);
     await landed(b, await b.post(path, filledForm(stale.body, path)));
     assert.deepEqual(shape(itemsOf((await outlinesOf(token))[0])), [['Tickets', 0], ['Hotel', 0]]);
+    // The same save sent twice (a second click): the second finds it done.
+    const again = await b.get(path);
+    const sent = { ...filledForm(again.body, path), hidden: '1', items: 'Tickets\n  [x] Hotel' };
+    await landed(b, await b.post(path, sent));
+    assert.match(text(await landed(b, await b.post(path, sent))), /The outline is saved\./);
+    const [o] = await outlinesOf(token);
+    assert.equal(o?.['hidden'], 1);
+    assert.deepEqual(shape(itemsOf(o)), [['Tickets', 0, [['Hotel', 1]]]]);
   });
 
   it('an outline holding a line break in an item: its items are left to the apps, the rest changes', async () => {

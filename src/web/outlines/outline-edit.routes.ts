@@ -9,7 +9,7 @@ import type { Problem } from '../organize/inputs.js';
 import { webAuth } from '../organize/organize.routes.js';
 import { confirmOutlineDeletePage, outlineFormPage, type OutlineValues } from '../views/outline-form.js';
 import type { SignedIn, Web } from '../web-kit.js';
-import { nodesOfText, outlineText, writable } from './outline-text.js';
+import { nodesOfText, outlineText, sameItems, sentNodes, writable } from './outline-text.js';
 import { noOutline, ownOutline } from './outlines.routes.js';
 
 /**
@@ -49,10 +49,26 @@ export function outlineEditRoutes(web: Web): void {
     return { code: err.errorCode, message: err.errorDesc, field: field ?? (err.errorDesc.startsWith('Malformed request: node') ? 'items' : undefined) };
   }
 
-  /** The API's item of a form: its items as nodes (keeping the ids of those unchanged), and a note left as shown as stored. */
-  function itemOf(v: OutlineValues, stored: Outline | null): Record<string, unknown> {
+  /**
+   * The API's item of a form, or the problem of its items (beside them, naming the line): the
+   * items as nodes keeping the ids of those unchanged, none when the text is the stored one (so
+   * that an outline over a lowered limit can still be renamed), a note left as shown as stored.
+   */
+  function itemOf(v: OutlineValues, stored: Outline | null): Record<string, unknown> | Problem {
     const note = stored && v.note === lf(stored.note) ? stored.note : v.note;
-    return { title: v.title, keywords: v.keywords, note, hidden: v.hidden ? 1 : 0, ...(v.items !== undefined && { nodes: nodesOfText(v.items, stored?.nodes.children ?? []) }) };
+    const item = { title: v.title, keywords: v.keywords, note, hidden: v.hidden ? 1 : 0 };
+    if (v.items === undefined || (stored && writable(stored.nodes.children) && v.items === outlineText(stored.nodes.children))) return item;
+    const nodes = nodesOfText(v.items, stored?.nodes.children ?? [], deps.config.recordLimits.outlineNodes);
+    return Array.isArray(nodes) ? { ...item, nodes } : { ...nodes, field: 'items' };
+  }
+  const isProblem = (x: Record<string, unknown> | Problem): x is Problem => typeof x['code'] === 'number' && typeof x['message'] === 'string';
+
+  /** Whether `o` holds what a form sent (a second click on Save finds it so). */
+  function holds(o: Outline, v: OutlineValues): boolean {
+    if (v.title.trim() !== o.title || v.keywords.trim() !== o.keywords || v.note !== lf(o.note) || v.hidden !== (o.hidden === 1)) return false;
+    if (v.items === undefined) return true;
+    const typedNodes = nodesOfText(v.items);
+    return Array.isArray(typedNodes) && sameItems(typedNodes, sentNodes(o.nodes.children));
   }
 
   function showForm(reply: FastifyReply, who: SignedIn, status: number, v: { outline?: Outline; ref?: string; version?: number; values: OutlineValues; problem?: Problem; now?: Outline }): FastifyReply {
@@ -66,7 +82,9 @@ export function outlineEditRoutes(web: Web): void {
   web.postSignedIn('/outlines', ['ref', ...FIELDS], async function makeOutline(request, reply, p, who) {
     const values = typed(p);
     const ref = p.get('ref') ?? '';
-    const [result] = await addDocuments(deps, webAuth(who), outlines, [{ ...itemOf(values, null), ref }]);
+    const item = itemOf(values, null);
+    if (isProblem(item)) return showForm(reply, who, 422, { ref, values, problem: item });
+    const [result] = await addDocuments(deps, webAuth(who), outlines, [{ ...item, ref }]);
     if (!result) throw new Error('outlines/add answered nothing');
     const made = !('errorCode' in result) ? String(result.record.id) : result.errorCode === codes.alreadyAdded ? /it is ([0-9a-f]{24})$/.exec(result.errorDesc)?.[1] : undefined;
     // Sent twice (a second click): the first sending made it.
@@ -84,7 +102,9 @@ export function outlineEditRoutes(web: Web): void {
     const outline = await ownOutline(deps, who, (request.params as { id: string }).id);
     if (!outline) return noOutline(web, reply);
     const values = typed(p);
-    const [result] = await editDocuments(deps, webAuth(who), outlines, [{ id: outline.id, version: p.get('version') ?? '', ...itemOf(values, outline) }]);
+    const item = itemOf(values, outline);
+    if (isProblem(item)) return showForm(reply, who, 422, { outline, version: outline.version, values, problem: item });
+    const [result] = await editDocuments(deps, webAuth(who), outlines, [{ id: outline.id, version: p.get('version') ?? '', ...item }]);
     if (!result) throw new Error('outlines/edit answered nothing');
     if (!('errorCode' in result)) {
       const changed = (result.record as Outline).version !== outline.version;
@@ -92,10 +112,16 @@ export function outlineEditRoutes(web: Web): void {
     }
     if (result.errorCode === codes.invalid) return noOutline(web, reply);
     if (result.errorCode === codes.stale) {
+      // The outline already holds what was sent (a second click on Save): saved.
+      if (holds(outline, values)) return web.redirect(request, reply, `/outlines/${outline.id}`, { notice: 'The outline is saved.' });
       // Changed meanwhile: shown as it now is above what was typed, which a save (on the version
       // now) puts in its place. The items are one text: no change of another's can be kept in it.
-      const problem = { code: result.errorCode, message: 'The outline was changed (by an app, or on another page) after this form was opened' };
-      const kept = { ...values, items: writable(outline.nodes.children) ? values.items : undefined };
+      const lines = writable(outline.nodes.children);
+      const problem = {
+        code: result.errorCode,
+        message: `The outline was changed (by an app, or on another page) after this form was opened${lines ? '' : '; an item of it now holds a line break, so its items are left to the apps and the items you typed were not kept'}`,
+      };
+      const kept = { ...values, items: lines ? values.items : undefined };
       return showForm(reply, who, 409, { outline, version: outline.version, values: kept, now: outline, problem });
     }
     return showForm(reply, who, 422, { outline, version: outline.version, values, problem: problemOf(result) });

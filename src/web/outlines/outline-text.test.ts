@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { OutlineNode } from '../../storage/store.js';
-import { nodesOfText, outlineText, writable, type SentNode } from './outline-text.js';
+import { nodesOfText as parse, outlineText, writable, type SentNode, type TextProblem } from './outline-text.js';
+
+/** The nodes of a text that must read. */
+function nodesOfText(text: string, before: readonly OutlineNode[] = []): SentNode[] {
+  const r = parse(text, before);
+  assert.ok(Array.isArray(r), JSON.stringify(r));
+  return r;
+}
 
 /** An outline's items as one text and back (outline-text.ts). */
 
@@ -53,9 +60,16 @@ describe('outline text', () => {
         ],
       },
     ]);
-    // Two items of the same text keep their ids in their order.
+    // Two items of the same text keep their ids in their order; moved past another, each keeps
+    // its id with its flag and children.
     const twice = [node(7, 'x', [], 0, 1), node(8, 'x', [], 0, 2)];
     assert.deepEqual(nodesOfText('x\nx', twice).map((n) => n.id), [7, 8]);
+    const three = [node(1, 'x', [node(4, 'sub', [], 0, 1, 1)], 1, 1), node(2, 'y', [], 0, 2), node(3, 'x', [], 0, 3)];
+    assert.deepEqual(nodesOfText('y\n[x] x\n  sub\nx', three), [
+      { id: 2, content: 'y', checked: 0, children: [] },
+      { id: 1, content: 'x', checked: 1, children: [{ id: 4, content: 'sub', checked: 0, children: [] }] },
+      { id: 3, content: 'x', checked: 0, children: [] },
+    ]);
   });
 
   it('items whose text a line could misread are written after [ ]; one holding a line break is not writable', () => {
@@ -66,8 +80,39 @@ describe('outline text', () => {
     assert.equal(writable([node(1, 'a', [node(2, 'two\nlines', [], 0, 1, 1)])]), false);
   });
 
+  it('refuses, naming the line, what the API would refuse: too many items, one too long, nesting too deep', () => {
+    assert.deepEqual(parse('a\n\nb\nc', [], 2), { code: 808, message: 'Max nodes reached: an outline holds at most 2 items (line 4 is item 3)' });
+    assert.deepEqual(parse(`a\n  ${'é'.repeat(151)}`), { code: 811, message: 'Line 2 is longer than 150 characters, the most an item holds' });
+    assert.ok(Array.isArray(parse(`[x] ${'é'.repeat(150)}`)), '150 characters after the marker is an item');
+    const deep = Array.from({ length: 33 }, (_, i) => `${' '.repeat(i)}level`).join('\n');
+    assert.deepEqual(parse(deep), { code: 813, message: 'Line 33 is nested deeper than 32 levels, the most an outline holds' });
+    assert.ok(Array.isArray(parse(deep.split('\n').slice(0, 32).join('\n'))));
+    // A megabyte of lines is refused at the limit, not read whole.
+    const r = parse('x\n'.repeat(500_000), [], 1000) as TextProblem;
+    assert.equal(r.code, 808);
+  });
+
+  it('property: whatever is typed over a tree, ids stay unique and each kept id keeps its text', () => {
+    const word = fc.constantFrom('a', 'b', 'b', 'c', '[x] a', ' b');
+    const stored: fc.Arbitrary<OutlineNode[]> = fc.array(fc.record({ content: word, checked: fc.constantFrom(0, 1) }), { maxLength: 8 }).map((xs) => xs.map((x, i) => node(i + 1, x.content, [], x.checked, i + 1)));
+    const line = fc.tuple(fc.nat({ max: 6 }), fc.constantFrom('', '[x] ', '[ ] '), word).map(([indent, marker, text]) => `${' '.repeat(indent)}${marker}${text}`);
+    fc.assert(
+      fc.property(stored, fc.array(line, { maxLength: 10 }), (before, lines) => {
+        const all = (ns: readonly SentNode[]): SentNode[] => ns.flatMap((n) => [n, ...all(n.children)]);
+        const got = all(nodesOfText(lines.join('\n'), before));
+        const ids = got.flatMap((n) => (n.id === undefined ? [] : [n.id]));
+        assert.equal(new Set(ids).size, ids.length);
+        for (const n of got) if (n.id !== undefined) assert.equal(before.find((b) => b.id === n.id)?.content, n.content);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('property: any tree of writable items reads back as itself, ids and all', () => {
-    const content = fc.oneof(fc.constantFrom('', ' ', '[x]', '[ ] a', '[X]b', '  lead', 'trail  ', '\t tab', 'same', 'same'), fc.string({ maxLength: 12 }).filter((s) => !/[\r\n]/.test(s)));
+    const content = fc.oneof(
+      fc.constantFrom('', ' ', '[x]', '[ ] a', '[X]b', '  lead', 'trail  ', '\t tab', '\u00a0nbsp', '\ufeffbom', 'same', 'same'),
+      fc.string({ maxLength: 12, unit: 'binary' }).filter((s) => !/[\r\n]/.test(s)),
+    );
     let next = 1;
     const tree: fc.Arbitrary<OutlineNode[]> = fc.letrec<{ nodes: OutlineNode[] }>((tie) => ({
       nodes: fc.array(fc.record({ content, checked: fc.constantFrom(0, 1), children: fc.oneof({ depthSize: 'small' }, fc.constant([]), tie('nodes')) }), { maxLength: 4 }).map((items) =>

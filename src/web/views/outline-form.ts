@@ -15,6 +15,12 @@ export interface OutlineValues {
   readonly items: string | undefined;
 }
 
+/** An outline's title, keywords, note and hidden flag, as a stale save shows them. */
+function nowFacts(o: Outline): string {
+  const facts: Array<readonly [string, string]> = [['Title', o.title], ['Keywords', o.keywords], ['Note', o.note], ['Hidden', o.hidden === 1 ? 'Yes' : 'No']];
+  return `<dl class="facts cells">${facts.filter(([, x]) => x !== '').map(([k, x]) => `<dt>${k}</dt><dd>${h(x)}</dd>`).join('')}</dl>`;
+}
+
 export function outlineFormPage(
   site: Site,
   nav: Nav,
@@ -43,7 +49,7 @@ export function outlineFormPage(
           value: v.values.items,
           rows: 14,
           problem: v.problem,
-          hint: 'One item a line. Two spaces more than the line above put an item under it; [x] at the start of a line marks it done.',
+          hint: 'One item a line. A line indented more than the one above goes under it (two spaces a level); [x] at the start marks an item done, [ ] one not done, and the text after it is kept as typed.',
         });
   const body = `${textInput({ name: 'title', label: 'Title', value: v.values.title, required: true, problem: v.problem, autofocus: true, maxChars: 100 })}
 ${textInput({ name: 'keywords', label: 'Keywords', value: v.values.keywords, problem: v.problem, maxChars: 200 })}
@@ -52,7 +58,7 @@ ${tickBox({ name: 'hidden', label: 'Hidden', checked: v.values.hidden, problem: 
 ${items}
 <button type="submit">${editing ? 'Save the outline' : 'Make the outline'}</button> <a href="${h(path)}">Cancel</a>`;
   const title = editing ? 'Change the outline' : 'Make an outline';
-  const now = v.now ? `<h2>The outline as it is now</h2>${outlineTree(v.now)}<p>Saving replaces it with what is below.</p>` : '';
+  const now = v.now ? `<h2>The outline as it is now</h2>${nowFacts(v.now)}${outlineTree(v.now)}<p>Saving replaces it with what is below.</p>` : '';
   const remove = editing ? `<p><a class="button secondary" href="${h(`${path}/delete`)}">Delete the outline…</a></p>` : '';
   const crumbs = `<p class="crumbs"><a href="${h(site.base)}/outlines">Outlines</a>${editing ? ` › <a href="${h(path)}">${h(v.outline?.title ?? '')}</a>` : ''}</p>`;
   return layout(
