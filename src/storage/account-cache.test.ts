@@ -60,6 +60,23 @@ describe('account cache', () => {
     assert.equal(fresh?.asOfMs, clock.now());
   });
 
+  it('hands what it holds without a promise (heldSettledAccount), only while settledAccount would answer the same', async () => {
+    const held = () => store.heldSettledAccount?.(account.pk);
+    assert.equal(adapter.heldSettledAccount, undefined, 'the adapters hold nothing');
+    assert.equal(held(), undefined, 'nothing read yet');
+    const first = await settled();
+    assert.equal(held(), first, 'the read the cache keeps');
+    clock.advance(4);
+    assert.equal(held(), first);
+    clock.advance(1);
+    assert.equal(held(), undefined, 'expired after 5 s: it must be read again');
+    const second = await settled();
+    await store.transaction((tx) => tx.accounts.touch(account.pk, ['lastedit_goal'], 200));
+    assert.notEqual(second, undefined);
+    assert.equal(held(), undefined, "dropped by this process's own write");
+    assert.equal((await settled())?.account.stamps.lastedit_goal, 200);
+  });
+
   it('keeps an entry that holds a stamp too recent to report only until a new read would report it', async () => {
     const second = Math.floor(clock.now() / 1000);
     await store.transaction((tx) => tx.accounts.touch(account.pk, ['lastedit_task'], second));

@@ -28,6 +28,11 @@ export function withAccountCache(inner: Store, clock: Clock, seconds: number): S
     generations.set(pk, (generations.get(pk) ?? 0) + 1);
   };
 
+  function heldSettledAccount(pk: number): SettledAccount | undefined {
+    const hit = entries.get(pk);
+    return hit && hit.until > clock.now() ? hit.settled : undefined;
+  }
+
   async function settledAccount(pk: number, readClock: Clock): Promise<SettledAccount | null> {
     const now = clock.now();
     const hit = entries.get(pk);
@@ -78,6 +83,7 @@ export function withAccountCache(inner: Store, clock: Clock, seconds: number): S
     dialect: inner.dialect,
     read: inner.read,
     settledAccount,
+    heldSettledAccount,
     async transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T> {
       const touched = new Set<number>();
       try {

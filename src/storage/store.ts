@@ -472,6 +472,12 @@ export interface Store {
    */
   settledAccount(pk: number, clock: Clock): Promise<SettledAccount | null>;
   /**
+   * What settledAccount would answer, when this process holds it (the account cache): answered
+   * without a promise, which is a measurable share of account/get (docs/decisions/0007).
+   * Undefined when it must be read; absent on the adapters, which hold nothing.
+   */
+  readonly heldSettledAccount?: (pk: number) => SettledAccount | undefined;
+  /**
    * Runs `fn` in one transaction: commit when it resolves, roll back when it throws. Never call
    * the store's transaction(), migrate() or migrationStatus() from inside `fn`: transactions do
    * not nest, and on SQLite the inner call would wait forever for the outer one.

@@ -10,17 +10,21 @@ export function accountRoutes(app: FastifyInstance, deps: Deps): void {
   // account/get is what clients poll, and the account cache hands back one read for up to
   // ACCOUNT_CACHE_SECONDS: the answer to a read is written once (docs/decisions/0007).
   const answers = new WeakMap<SettledAccount, ApiBody>();
+  const answerOf = (settled: SettledAccount): ApiBody => {
+    let answer = answers.get(settled);
+    if (!answer) {
+      answer = writtenOnce(objectBody('account', accountRecord(reportedAccount(settled))));
+      answers.set(settled, answer);
+    }
+    return answer;
+  };
   apiRoute(app, deps, {
     path: '/3/account/get.php',
     scope: 'basic',
-    handler: async ({ auth }) => {
-      const settled = await settledAccountOf(deps, auth);
-      let answer = answers.get(settled);
-      if (!answer) {
-        answer = writtenOnce(objectBody('account', accountRecord(reportedAccount(settled))));
-        answers.set(settled, answer);
-      }
-      return answer;
+    // An account the cache holds is answered without a promise (apiRoute's handler).
+    handler: ({ auth }) => {
+      const settled = settledAccountOf(deps, auth);
+      return settled instanceof Promise ? settled.then(answerOf) : answerOf(settled);
     },
   });
 }

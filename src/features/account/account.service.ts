@@ -4,8 +4,15 @@ import { reportedStamp, unixSeconds } from '../../lib/clock.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
 import { STAMP_NAMES, type Account, type IdBlock, type LockedAccount, type Repos, type SettledAccount, type StampName } from '../../storage/store.js';
 
-/** The account as last read (through the account cache), or error 2 if it was removed. */
-export async function settledAccountOf(deps: Deps, auth: AuthContext): Promise<SettledAccount> {
+/**
+ * The account as last read (through the account cache), or error 2 if it was removed. An account
+ * the cache holds is answered without a promise (Store.heldSettledAccount).
+ */
+export function settledAccountOf(deps: Deps, auth: AuthContext): SettledAccount | Promise<SettledAccount> {
+  return deps.store.heldSettledAccount?.(auth.userPk) ?? readSettledAccount(deps, auth);
+}
+
+async function readSettledAccount(deps: Deps, auth: AuthContext): Promise<SettledAccount> {
   const settled = await deps.store.settledAccount(auth.userPk, deps.clock);
   // A token can outlive its account only if the account was removed; it no longer authorises anything.
   if (!settled) throw new ApiError(2);
