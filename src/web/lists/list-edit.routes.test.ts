@@ -161,7 +161,14 @@ describe('list pages', () => {
     assert.equal(unknown.statusCode, 422);
     assert.match(text(unknown), /Invalid column id: the list has no column 99 \(error 907\)/);
     assert.equal((await b.post(`/lists/${id}/edit`, { ...filledForm(form.body, `/lists/${id}/edit`), slots: '999' })).statusCode, 400);
-    assert.equal(((await listsOf(token)).find((l) => l['id'] === id)?.['version']), 1, 'nothing changed');
+    // Without its count of slots, or with fewer slots than the list has columns, a post would drop columns no Remove box asked to.
+    const { slots: _slots, ...withoutSlots } = filledForm(form.body, `/lists/${id}/edit`);
+    assert.equal((await b.post(`/lists/${id}/edit`, withoutSlots)).statusCode, 400);
+    assert.equal((await b.post(`/lists/${id}/edit`, { ...withoutSlots, slots: ' ' })).statusCode, 400);
+    assert.equal((await b.post(`/lists/${id}/edit`, { ...withoutSlots, slots: '0' })).statusCode, 400);
+    const after = (await listsOf(token)).find((l) => l['id'] === id);
+    assert.equal(after?.['version'], 1, 'nothing changed');
+    assert.equal((after?.['cols'] as unknown[]).length, 1);
   });
 
   it('a list at its most columns: a refused form can be sent again, fixed', async () => {
@@ -210,6 +217,38 @@ describe('list pages', () => {
     assert.deepEqual(await listsOf(token), []);
     assert.equal((await b.get(`/lists/${id}/edit`)).statusCode, 404);
     assert.equal((await b.post(`/lists/${id}/delete`, formInputs(question.body, `/lists/${id}/delete`))).statusCode, 404);
+  });
+
+  // The lists, rows and outlines forms together: each post refused without its token, from another site, or signed out.
+  it('every form post of the lists, rows and outlines pages needs its CSRF token, this site and a session', async () => {
+    const { account, token } = await signIn(ctx, { scope: 'basic lists outlines write' });
+    const b = await signedInBrowser(ctx, account);
+    const list = (await api(ctx, token, '/3/lists/add.php', { lists: JSON.stringify([{ title: 'Kept', ref: 'k', cols: [{ title: 'A', type: 19 }] }]) })).json<Rec[]>()[0]?.['id'] as string;
+    const row = (await api(ctx, token, '/3/rows/add.php', { rows: JSON.stringify([{ list, ref: 'r', cells: { c1: 'kept' } }]) })).json<Rec[]>()[0]?.['id'] as string;
+    const outline = (await api(ctx, token, '/3/outlines/add.php', { outlines: JSON.stringify([{ title: 'Kept', ref: 'o', nodes: [{ content: 'kept' }] }]) })).json<Rec[]>()[0]?.['id'] as string;
+    const csrf = formInputs((await b.get(`/lists/${list}/edit`)).body, `/lists/${list}/edit`)['_csrf'] as string;
+    const posts: ReadonlyArray<readonly [string, Record<string, string>]> = [
+      ['/lists', { ref: 'x', title: 'New', slots: '1', 'col.0.title': 'A', 'col.0.type': '19' }],
+      [`/lists/${list}/edit`, { version: '1', title: 'Changed', slots: '1', 'col.0.id': '1', 'col.0.title': 'A', 'col.0.type': '19' }],
+      [`/lists/${list}/delete`, {}],
+      [`/lists/${list}/rows`, { ref: 'y', c1: 'new' }],
+      [`/lists/${list}/rows/${row}`, { version: '1', c1: 'changed' }],
+      [`/lists/${list}/rows/${row}/delete`, {}],
+      ['/outlines', { ref: 'z', title: 'New', keywords: '', note: '', items: 'one' }],
+      [`/outlines/${outline}/edit`, { version: '1', title: 'Changed', keywords: '', note: '', items: 'changed' }],
+      [`/outlines/${outline}/delete`, {}],
+    ];
+    const signedOut = new Browser(ctx.app);
+    for (const [url, form] of posts) {
+      assert.equal((await b.post(url, form)).statusCode, 403, `${url} without a token`);
+      assert.equal((await b.crossSitePost(url, { ...form, _csrf: csrf })).statusCode, 403, `${url} from another site`);
+      const out = await signedOut.post(url, { ...form, _csrf: csrf });
+      assert.ok(out.statusCode >= 300, `${url} signed out: ${out.statusCode}`);
+    }
+    assert.deepEqual((await listsOf(token)).map((l) => [l['title'], l['version']]), [['Kept', 1]]);
+    assert.deepEqual((await api(ctx, token, '/3/rows/get.php', { list })).json<Rec[]>().map((r) => r['cells']), [{ c1: 'kept' }]);
+    const outlines = (await api(ctx, token, '/3/outlines/get.php')).json<Rec[] | null>() ?? [];
+    assert.deepEqual(outlines.map((o) => [o['title'], o['version']]), [['Kept', 1]]);
   });
 
   it("another person's list answers 404 and changes nothing", async () => {

@@ -47,7 +47,9 @@ export function listEditRoutes(web: Web): void {
 
   /** The slots a post sent, or null when its count is not one this server's form has. */
   function slotsSent(p: Params, list: List | null): Slot[] | null {
-    const count = Number(p.get('slots') ?? '');
+    // Number('') is 0: a post without the field would remove every column.
+    const sent = p.get('slots')?.trim() ?? '';
+    const count = sent === '' ? NaN : Number(sent);
     if (!Number.isSafeInteger(count) || count < 0 || count > mostSlots(list)) return null;
     if (p.repeatedAmong(fieldNames(count)) !== undefined) return null;
     return postedSlots(p, count);
@@ -103,6 +105,10 @@ export function listEditRoutes(web: Web): void {
     if (!list) return noList(web, reply);
     const slots = slotsSent(p, list);
     if (!slots) return badForm(reply);
+    // The form shows a slot (with its Remove box) for each column of the version it was made on:
+    // fewer slots on that version would drop the last columns unasked. An older version is
+    // answered as stale below.
+    if (Number(p.get('version')) === list.version && slots.length < list.cols.length) return badForm(reply);
     const typed = typedValues(p);
     // A note left as shown is the stored one, whatever line breaks an app stored it with.
     const values = { ...typed, note: typed.note === list.note.replace(/\r\n?/g, '\n') ? list.note : typed.note };

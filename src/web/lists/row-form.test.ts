@@ -87,6 +87,10 @@ describe('row form', () => {
 
   it('line breaks are read as stored, from the CRLF a browser sends', () => {
     assert.deepEqual(postedCells(utc, [col(9, 18)], form({ c9: 'one\r\ntwo\rthree' }), { c9: 'one\ntwo\nthree' }), { c9: 'one\ntwo\nthree' });
+    // A text an app stored with CRLF, sent back as shown: the stored text itself, no change.
+    assert.equal(fieldValue(utc, col(9, 18), 'one\r\ntwo'), 'one\ntwo');
+    assert.deepEqual(postedCells(utc, [col(9, 18)], form({ c9: 'one\r\ntwo' }), { c9: 'one\r\ntwo' }), { c9: 'one\r\ntwo' });
+    assert.deepEqual(postedCells(utc, [col(9, 18)], form({ c9: 'one\r\ntwo!' }), { c9: 'one\r\ntwo' }), { c9: 'one\ntwo!' });
   });
 
   it('a pick-several box sends its choice: choices reordered or added while the form was open change nothing', () => {

@@ -56,7 +56,9 @@ export function fieldValue(who: Who, c: ListColumn, v: CellValue | undefined): F
   if (isPickSeveral(c)) return Array.isArray(v) ? v : [];
   if (v === undefined) return '';
   if (Array.isArray(v)) return v.join(', ');
-  if (typeof v !== 'number') return String(v);
+  // Line breaks as a browser sends them back (postedValue): a text an app stored with CRLF, left
+  // as shown, is no change.
+  if (typeof v !== 'number') return String(v).replace(/\r\n?/g, '\n');
   if (c.type === 3) return isoDay(new Date(v * 1000));
   if (c.type === 4) {
     const d = new Date((v + offsetOf(who)) * 1000);
@@ -147,7 +149,8 @@ export function mergedValues(who: Who, cols: readonly ListColumn[], p: Params, n
     cols.map((c) => {
       const sent = postedValue(p, c);
       const was = p.get(shownName(c));
-      const changed = was === undefined || shownText(sent) !== was.replace(/\r\n?/g, '\n');
+      // A column the form did not show (added since) was not changed by the person: the row's value stands.
+      const changed = was !== undefined && shownText(sent) !== was.replace(/\r\n?/g, '\n');
       return [fieldName(c), changed ? sent : fieldValue(who, c, now[fieldName(c)])];
     }),
   );

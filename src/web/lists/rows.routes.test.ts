@@ -163,6 +163,25 @@ describe('list row pages', () => {
     assert.equal(row?.['version'], 3);
   });
 
+  it('a column an app added while the form was open keeps the value the app gave the row, through a stale save', async () => {
+    const { b, token } = await person();
+    const id = await newList(token, 'Tools', [{ title: 'Item', type: 19 }, { title: 'Qty', type: 13 }]);
+    const rowId = (await api(ctx, token, '/3/rows/add.php', { rows: JSON.stringify([{ list: id, ref: 'a', cells: { c1: 'Saw', c2: 1 } }]) })).json<Rec[]>()[0]?.['id'] as string;
+    const path = `/lists/${id}/rows/${rowId}`;
+    const form = await b.get(path);
+    // An app adds a column (c3) and fills it in this row while the form is open.
+    const cols = [{ id: 1, title: 'Item', type: 19 }, { id: 2, title: 'Qty', type: 13 }, { title: 'Shed', type: 19 }];
+    const edited = (await api(ctx, token, '/3/lists/edit.php', { lists: JSON.stringify([{ id, version: 1, cols }]) })).json<Rec[]>();
+    assert.equal(edited[0]?.['errorCode'], undefined, JSON.stringify(edited));
+    await api(ctx, token, '/3/rows/edit.php', { rows: JSON.stringify([{ id: rowId, version: 1, cells: { c1: 'Saw', c2: 1, c3: 'Back shelf' } }]) });
+    const stale = await b.post(path, { ...filledForm(form.body, path), c1: 'Hand saw' });
+    assert.equal(stale.statusCode, 409);
+    assert.match(stale.body, /value="Hand saw"/, 'what was typed is kept');
+    assert.match(stale.body, /name="c3"[^>]* value="Back shelf"/, "the new column shows the app's value, which the person never saw");
+    await landed(b, await b.post(path, filledForm(stale.body, path)));
+    assert.deepEqual((await rowsOf(token, id))[0]?.['cells'], { c1: 'Hand saw', c2: 1, c3: 'Back shelf' });
+  });
+
   it('a row is deleted after a question; a row deleted meanwhile answers 404', async () => {
     const { b, token } = await person();
     const id = await newList(token);
