@@ -101,6 +101,25 @@ describe('outline pages', () => {
     assert.deepEqual(await outlinesOf(token), []);
   });
 
+  it("after a stale save, the header fields the person left as shown take the app's change; those typed over replace it", async () => {
+    const { b, token } = await person();
+    const id = (await api(ctx, token, '/3/outlines/add.php', { outlines: JSON.stringify([{ title: 'Trip', ref: 'h', keywords: 'travel', note: 'one\ntwo', nodes: [{ content: 'Tickets' }] }]) })).json<Rec[]>()[0]?.['id'] as string;
+    const path = `/outlines/${id}/edit`;
+    const form = await b.get(path);
+    // An app renames the outline, marks it hidden and changes its note while the form is open.
+    await api(ctx, token, '/3/outlines/edit.php', { outlines: JSON.stringify([{ id, version: 1, title: 'Trip to Rome', note: 'one\r\ntwo\r\nthree', hidden: 1 }]) });
+    // The person changes the keywords only (the note sent back as a browser sends it, CRLF).
+    const stale = await b.post(path, { ...filledForm(form.body, path), keywords: 'holiday', note: 'one\r\ntwo' });
+    assert.equal(stale.statusCode, 409);
+    assert.match(stale.body, /name="title"[^>]* value="Trip to Rome"/, "the app's title, which the person left as shown");
+    assert.match(stale.body, /name="keywords"[^>]* value="holiday"/, 'what was typed');
+    assert.match(stale.body, />\none\r?\ntwo\r?\nthree<\/textarea>/, "the app's note");
+    assert.match(stale.body, /name="hidden"[^>]* checked/, "the app's hidden flag");
+    await landed(b, await b.post(path, filledForm(stale.body, path)));
+    const [o] = await outlinesOf(token);
+    assert.deepEqual([o?.['title'], o?.['keywords'], o?.['note'], o?.['hidden']], ['Trip to Rome', 'holiday', 'one\r\ntwo\r\nthree', 1]);
+  });
+
   it('a change made on an older version shows the outline as it now is above what was typed', async () => {
     const { b, token } = await person();
     const id = (await api(ctx, token, '/3/outlines/add.php', { outlines: JSON.stringify([{ title: 'Trip', ref: 't', nodes: [{ content: 'Tickets' }] }]) })).json<Rec[]>()[0]?.['id'] as string;

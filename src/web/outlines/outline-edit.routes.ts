@@ -7,7 +7,7 @@ import type { Params } from '../../http/params.js';
 import type { Outline } from '../../storage/store.js';
 import type { Problem } from '../organize/inputs.js';
 import { webAuth } from '../organize/organize.routes.js';
-import { confirmOutlineDeletePage, outlineFormPage, type OutlineValues } from '../views/outline-form.js';
+import { confirmOutlineDeletePage, HEADER_FIELDS, outlineFormPage, shownHeader, shownName, type OutlineValues } from '../views/outline-form.js';
 import type { SignedIn, Web } from '../web-kit.js';
 import { nodesOfText, outlineText, sameItems, sentNodes, writable } from './outline-text.js';
 import { noOutline, ownOutline } from './outlines.routes.js';
@@ -21,6 +21,8 @@ import { noOutline, ownOutline } from './outlines.routes.js';
 
 const OUTLINES = DOCUMENT_KINDS.find((k) => k.kind === 'outline');
 const FIELDS = ['title', 'keywords', 'note', 'hidden', 'items'] as const;
+/** The hidden fields of an edit form (one per header field), none of which may come twice either. */
+const SHOWN_FIELDS = HEADER_FIELDS.map(shownName);
 /** The codes of the items' refusals (node text, shape, ids, how many): shown beside the items. */
 const ITEM_CODES = new Set([807, 808, 811, 813]);
 
@@ -30,6 +32,20 @@ const lf = (s: string): string => s.replace(/\r\n?/g, '\n');
 function typed(p: Params): OutlineValues {
   const items = p.get('items');
   return { title: p.get('title') ?? '', keywords: p.get('keywords') ?? '', note: lf(p.get('note') ?? ''), hidden: p.get('hidden') === '1', items: items === undefined ? undefined : lf(items) };
+}
+
+/**
+ * After a stale save: what was typed in each header field the person changed (it differs from
+ * what the form showed, kept in its hidden field), the outline as it now is in the others, so
+ * that saving again replaces only what the person changed. The items are one text, kept as typed.
+ */
+function mergedValues(typedValues: OutlineValues, p: Params, now: OutlineValues): OutlineValues {
+  const merged: Record<string, string | boolean | undefined> = { ...typedValues };
+  for (const f of HEADER_FIELDS) {
+    const was = p.get(shownName(f));
+    if (was !== undefined && shownHeader(typedValues, f) === lf(was)) merged[f] = now[f];
+  }
+  return merged as unknown as OutlineValues;
 }
 
 /** What the form shows for a stored outline. */
@@ -71,7 +87,7 @@ export function outlineEditRoutes(web: Web): void {
     return Array.isArray(typedNodes) && sameItems(typedNodes, sentNodes(o.nodes.children));
   }
 
-  function showForm(reply: FastifyReply, who: SignedIn, status: number, v: { outline?: Outline; ref?: string; version?: number; values: OutlineValues; problem?: Problem; now?: Outline }): FastifyReply {
+  function showForm(reply: FastifyReply, who: SignedIn, status: number, v: { outline?: Outline; ref?: string; version?: number; values: OutlineValues; shown?: OutlineValues; problem?: Problem; now?: Outline }): FastifyReply {
     return web.page(reply, status, outlineFormPage(web.site, web.nav(reply, who, '/outlines'), { csrf: reply.generateCsrf(), ...v }));
   }
 
@@ -98,12 +114,12 @@ export function outlineEditRoutes(web: Web): void {
     return showForm(reply, who, 200, { outline, version: outline.version, values: storedValues(outline) });
   });
 
-  web.postSignedIn('/outlines/:id/edit', ['version', ...FIELDS], async function saveOutline(request, reply, p, who) {
+  web.postSignedIn('/outlines/:id/edit', ['version', ...FIELDS, ...SHOWN_FIELDS], async function saveOutline(request, reply, p, who) {
     const outline = await ownOutline(deps, who, (request.params as { id: string }).id);
     if (!outline) return noOutline(web, reply);
     const values = typed(p);
     const item = itemOf(values, outline);
-    if (isProblem(item)) return showForm(reply, who, 422, { outline, version: outline.version, values, problem: item });
+    if (isProblem(item)) return showForm(reply, who, 422, { outline, version: outline.version, values, shown: storedValues(outline), problem: item });
     const [result] = await editDocuments(deps, webAuth(who), outlines, [{ id: outline.id, version: p.get('version') ?? '', ...item }]);
     if (!result) throw new Error('outlines/edit answered nothing');
     if (!('errorCode' in result)) {
@@ -121,10 +137,12 @@ export function outlineEditRoutes(web: Web): void {
         code: result.errorCode,
         message: `The outline was changed (by an app, or on another page) after this form was opened${lines ? '' : '; an item of it now holds a line break, so its items are left to the apps and the items you typed were not kept'}`,
       };
-      const kept = { ...values, items: lines ? values.items : undefined };
-      return showForm(reply, who, 409, { outline, version: outline.version, values: kept, now: outline, problem });
+      const now = storedValues(outline);
+      const kept = { ...mergedValues(values, p, now), items: lines ? values.items : undefined };
+      return showForm(reply, who, 409, { outline, version: outline.version, values: kept, shown: now, now: outline, problem });
     }
-    return showForm(reply, who, 422, { outline, version: outline.version, values, problem: problemOf(result) });
+    // The form comes back on the version read for this post: what it shows of the header is that version's.
+    return showForm(reply, who, 422, { outline, version: outline.version, values, shown: storedValues(outline), problem: problemOf(result) });
   });
 
   web.getSignedIn('/outlines/:id/delete', async function confirmDelete(request, reply, who) {

@@ -15,6 +15,16 @@ export interface OutlineValues {
   readonly items: string | undefined;
 }
 
+/** The fields of an outline besides its items. */
+export const HEADER_FIELDS = ['title', 'keywords', 'note', 'hidden'] as const;
+export type HeaderField = (typeof HEADER_FIELDS)[number];
+/** The hidden field that keeps what the form showed of `f`. */
+export const shownName = (f: HeaderField): string => `was.${f}`;
+/** A header field as text, as the form sends it back ('1' or '0' for the hidden flag). */
+export function shownHeader(v: OutlineValues, f: HeaderField): string {
+  return f === 'hidden' ? (v.hidden ? '1' : '0') : v[f];
+}
+
 /** An outline's title, keywords, note and hidden flag, as a stale save shows them. */
 function nowFacts(o: Outline): string {
   const facts: Array<readonly [string, string]> = [['Title', o.title], ['Keywords', o.keywords], ['Note', o.note], ['Hidden', o.hidden === 1 ? 'Yes' : 'No']];
@@ -31,6 +41,12 @@ export function outlineFormPage(
     ref?: string | undefined;
     version?: number | undefined;
     values: OutlineValues;
+    /**
+     * The title, keywords, note and hidden flag of the version the form is made on, kept in hidden
+     * fields: after a stale save, a field the person left as shown takes the outline's value as
+     * it now is (an app's rename stands), and only what was typed replaces it.
+     */
+    shown?: OutlineValues | undefined;
     problem?: Problem | undefined;
     /** A stale save: the outline as another change left it, shown above what was typed. */
     now?: Outline | undefined;
@@ -39,7 +55,10 @@ export function outlineFormPage(
   const editing = v.outline !== undefined;
   const path = editing ? `${site.base}/outlines/${v.outline?.id ?? ''}` : `${site.base}/outlines`;
   const action = editing ? `${path}/edit` : path;
-  const hidden: Array<readonly [string, string]> = editing ? [['version', String(v.version ?? 0)]] : [['ref', v.ref ?? '']];
+  const shown = v.shown ?? v.values;
+  const hidden: Array<readonly [string, string]> = editing
+    ? [['version', String(v.version ?? 0)], ...HEADER_FIELDS.map((f) => [shownName(f), shownHeader(shown, f)] as const)]
+    : [['ref', v.ref ?? '']];
   const items =
     v.values.items === undefined
       ? '<p class="hint">The items are changed by the apps that keep this outline: one holds a line break, which a line here cannot.</p>'
