@@ -129,6 +129,14 @@ export function postedCells(who: Who, cols: readonly ListColumn[], p: Params, st
   return cells;
 }
 
+/**
+ * Whether a row's cells already show what a posted form sent, field for field: a stale save of
+ * it (a second click on Save, whose first click saved) has nothing left to do.
+ */
+export function holdsPosted(who: Who, cols: readonly ListColumn[], p: Params, cells: Readonly<Record<string, CellValue>>): boolean {
+  return cols.every((c) => sameField(postedValue(p, c), fieldValue(who, c, cells[fieldName(c)])));
+}
+
 /** What the form shows for every column: a stored row's cells, or a new row's (all empty). */
 export function formValues(who: Who, cols: readonly ListColumn[], cells: Readonly<Record<string, CellValue>> = {}): Record<string, FieldValue> {
   return Object.fromEntries(cols.map((c) => [fieldName(c), fieldValue(who, c, cells[fieldName(c)])]));

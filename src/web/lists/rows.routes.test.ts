@@ -163,6 +163,19 @@ describe('list row pages', () => {
     assert.equal(row?.['version'], 3);
   });
 
+  it('a save sent twice (a second click) finds the row saved; a stale save that differs still answers 409', async () => {
+    const { b, token } = await person();
+    const id = await newList(token, 'Twice', [{ title: 'Item', type: 19 }, { title: 'Done', type: 1 }]);
+    const rowId = (await api(ctx, token, '/3/rows/add.php', { rows: JSON.stringify([{ list: id, ref: 'a', cells: { c1: 'Saw' } }]) })).json<Rec[]>()[0]?.['id'] as string;
+    const path = `/lists/${id}/rows/${rowId}`;
+    const sent = { ...filledForm((await b.get(path)).body, path), c1: 'Hand saw', c2: '1' };
+    assert.match(text(await landed(b, await b.post(path, sent))), /The row is saved\./);
+    assert.match(text(await landed(b, await b.post(path, sent))), /The row is saved\./, 'the second click');
+    assert.equal((await rowsOf(token, id))[0]?.['version'], 2, 'saved once');
+    assert.equal((await b.post(path, { ...sent, c1: 'Bow saw' })).statusCode, 409, 'a different text on the old version');
+    assert.deepEqual((await rowsOf(token, id))[0]?.['cells'], { c1: 'Hand saw', c2: 1 });
+  });
+
   it('a column an app added while the form was open keeps the value the app gave the row, through a stale save', async () => {
     const { b, token } = await person();
     const id = await newList(token, 'Tools', [{ title: 'Item', type: 19 }, { title: 'Qty', type: 13 }]);

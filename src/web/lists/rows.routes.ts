@@ -11,7 +11,7 @@ import { webAuth } from '../organize/organize.routes.js';
 import { confirmRowDeletePage, rowFormPage } from '../views/list-rows.js';
 import type { SignedIn, Web } from '../web-kit.js';
 import { noList, ownList } from './lists.routes.js';
-import { fieldNames, fieldOfProblem, formValues, mergedValues, postedCells, postedValues, problemText, type FieldValue } from './row-form.js';
+import { fieldNames, fieldOfProblem, formValues, holdsPosted, mergedValues, postedCells, postedValues, problemText, type FieldValue } from './row-form.js';
 
 /**
  * A list row's pages: add one, edit one, delete one. Each change goes through documents.write.ts
@@ -123,6 +123,8 @@ export function rowsRoutes(web: Web): void {
     // Changed meanwhile: the row as it now is, and in the fields what the person changed over it,
     // which a second save puts in.
     if (result.errorCode === codes.stale) {
+      // The row as it now is already what was sent (a second click on Save): saved.
+      if (holdsPosted(who.account, list.cols, p, row.cells)) return web.redirect(request, reply, `/lists/${list.id}`, { notice: 'The row is saved.' });
       const problem = { code: result.errorCode, message: 'The row was changed (by an app, or on another page) after this form was opened' };
       return showForm(reply, who, 409, { list, row, version: row.version, values: mergedValues(who.account, list.cols, p, row.cells), shown, changed: row, problem });
     }
