@@ -42,8 +42,8 @@ export function apiRoute(app: FastifyInstance, deps: Deps, route: ApiRoute): voi
     // Not an async function: a call whose checks and answer needed no wait (a cached token counted
     // in memory, account/get from the account cache) is sent before the handler returns, with no
     // promise at all. An async handler's promise, and Fastify's wait for it (the reply it returned
-    // is a thenable), cost about a tenth of account/get (docs/decisions/0007). Errors thrown here
-    // reach the error handler as a rejection would.
+    // is a thenable), are turns of the event loop a cheap call pays for (docs/decisions/0007).
+    // Errors thrown here reach the error handler as a rejection would.
     handler: function apiHandler(request, reply): Promise<void> | undefined {
       const guarded = guardApi(deps, request, reply, route.scope);
       return guarded ? guarded.then(() => answer(request, reply)) : answer(request, reply);
