@@ -203,6 +203,14 @@ describe('list pages', () => {
     const sent = { ...filledForm(form2.body, `/lists/${id}/edit`), title: 'Movies' };
     await landed(b, await b.post(`/lists/${id}/edit`, sent));
     assert.match(text(await landed(b, await b.post(`/lists/${id}/edit`, sent))), /The list is saved\./);
+    // A second click on a save that adds a column finds it saved too, with the column added once.
+    const form3 = await b.get(`/lists/${id}/edit`);
+    const adding = { ...filledForm(form3.body, `/lists/${id}/edit`), 'col.1.title': 'Year', 'col.1.type': '13' };
+    await landed(b, await b.post(`/lists/${id}/edit`, adding));
+    assert.match(text(await landed(b, await b.post(`/lists/${id}/edit`, adding))), /The list is saved\./);
+    assert.deepEqual(((await listsOf(token))[0]?.['cols'] as Rec[]).map((c) => [c['id'], c['title']]), [[1, 'Name'], [2, 'Year']]);
+    // A stale save that adds a different column still answers 409.
+    assert.equal((await b.post(`/lists/${id}/edit`, { ...adding, 'col.1.title': 'Director' })).statusCode, 409);
   });
 
   it('a list is deleted with its rows after a question', async () => {

@@ -72,7 +72,13 @@ export function listEditRoutes(web: Web): void {
   function sameList(list: List, values: ListValues, cols: ReadonlyArray<Record<string, unknown>>): boolean {
     if (values.title.trim() !== list.title || values.keywords.trim() !== list.keywords || values.note !== list.note) return false;
     const read = readColumns(cols, list.cols, list.nextCol, Math.max(maxColumns, cols.length));
-    return !('problem' in read) && JSON.stringify(read.value.cols) === JSON.stringify(list.cols);
+    if ('problem' in read || read.value.cols.length !== list.cols.length) return false;
+    // A column sent without an id is a new one, which takes the next id: on a second click that is
+    // past the id the first click's save gave it, so it is compared without its id.
+    return read.value.cols.every((c, i) => {
+      const stored = list.cols[i];
+      return stored !== undefined && JSON.stringify(cols[i]?.['id'] === undefined ? { ...c, id: stored.id } : c) === JSON.stringify(stored);
+    });
   }
 
   web.getSignedIn('/lists/new', async function newList(_request, reply, who) {
