@@ -62,3 +62,11 @@ export function form(action: string, csrf: string, body: string, opts: { hidden?
 export function buttonForm(action: string, csrf: string, text: string, opts: { hidden?: ReadonlyArray<readonly [string, string]>; danger?: boolean } = {}): string {
   return form(action, csrf, `<button type="submit"${opts.danger ? ' class="danger"' : ''}>${h(text)}</button>`, opts);
 }
+
+/**
+ * A posted text with its line breaks as stored (\n): browsers send a text area's, and every
+ * field's on submission, as CRLF.
+ */
+export function storedLines(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}

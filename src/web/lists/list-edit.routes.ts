@@ -6,6 +6,7 @@ import { readColumns } from '../../features/documents/list-columns.js';
 import { randomHex } from '../../lib/crypto.js';
 import type { Params } from '../../http/params.js';
 import type { List } from '../../storage/store.js';
+import { storedLines } from '../forms.js';
 import type { Problem } from '../organize/inputs.js';
 import { webAuth } from '../organize/organize.routes.js';
 import { confirmListDeletePage, listFormPage } from '../views/list-form.js';
@@ -23,7 +24,7 @@ import { noList, ownList } from './lists.routes.js';
 const LISTS = DOCUMENT_KINDS.find((k) => k.kind === 'list');
 const HEADER = ['title', 'keywords', 'note'] as const;
 
-const typedValues = (p: Params): ListValues => ({ title: p.get('title') ?? '', keywords: p.get('keywords') ?? '', note: (p.get('note') ?? '').replace(/\r\n?/g, '\n') });
+const typedValues = (p: Params): ListValues => ({ title: p.get('title') ?? '', keywords: p.get('keywords') ?? '', note: storedLines(p.get('note') ?? '') });
 
 export function listEditRoutes(web: Web): void {
   const { deps } = web;
@@ -117,7 +118,7 @@ export function listEditRoutes(web: Web): void {
     if (Number(p.get('version')) === list.version && slots.length < list.cols.length) return badForm(reply);
     const typed = typedValues(p);
     // A note left as shown is the stored one, whatever line breaks an app stored it with.
-    const values = { ...typed, note: typed.note === list.note.replace(/\r\n?/g, '\n') ? list.note : typed.note };
+    const values = { ...typed, note: typed.note === storedLines(list.note) ? list.note : typed.note };
     const version = p.get('version') ?? '';
     const cols = columnsOf(slots, list.cols);
     const [result] = await editDocuments(deps, webAuth(who), lists, [{ id: list.id, version, ...values, cols }]);

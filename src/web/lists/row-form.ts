@@ -1,5 +1,6 @@
 import { MAX_CHOICES } from '../../features/documents/list-columns.js';
 import type { Params } from '../../http/params.js';
+import { storedLines } from '../forms.js';
 import type { Account, CellValue, ListColumn } from '../../storage/store.js';
 
 /**
@@ -58,7 +59,7 @@ export function fieldValue(who: Who, c: ListColumn, v: CellValue | undefined): F
   if (Array.isArray(v)) return v.join(', ');
   // Line breaks as a browser sends them back (postedValue): a text an app stored with CRLF, left
   // as shown, is no change.
-  if (typeof v !== 'number') return String(v).replace(/\r\n?/g, '\n');
+  if (typeof v !== 'number') return storedLines(String(v));
   if (c.type === 3) return isoDay(new Date(v * 1000));
   if (c.type === 4) {
     const d = new Date((v + offsetOf(who)) * 1000);
@@ -79,7 +80,7 @@ export function postedValue(p: Params, c: ListColumn): FieldValue {
     // In the column's order; a choice the column no longer has is not sent.
     return (c.choices ?? []).filter((x) => sent.has(x));
   }
-  return (p.get(fieldName(c)) ?? '').replace(/\r\n?/g, '\n');
+  return storedLines(p.get(fieldName(c)) ?? '');
 }
 
 /** A field's value as the hidden field that keeps what the form showed (choices hold no comma). */
@@ -158,7 +159,7 @@ export function mergedValues(who: Who, cols: readonly ListColumn[], p: Params, n
       const sent = postedValue(p, c);
       const was = p.get(shownName(c));
       // A column the form did not show (added since) was not changed by the person: the row's value stands.
-      const changed = was !== undefined && shownText(sent) !== was.replace(/\r\n?/g, '\n');
+      const changed = was !== undefined && shownText(sent) !== storedLines(was);
       return [fieldName(c), changed ? sent : fieldValue(who, c, now[fieldName(c)])];
     }),
   );

@@ -7,7 +7,8 @@ import type { Params } from '../../http/params.js';
 import type { Outline } from '../../storage/store.js';
 import type { Problem } from '../organize/inputs.js';
 import { webAuth } from '../organize/organize.routes.js';
-import { confirmOutlineDeletePage, HEADER_FIELDS, outlineFormPage, shownHeader, shownName, type OutlineValues } from '../views/outline-form.js';
+import { storedLines } from '../forms.js';
+import { confirmOutlineDeletePage, HEADER_FIELDS, outlineFormPage, shownHeader, shownName, type HeaderField, type OutlineValues } from '../views/outline-form.js';
 import type { SignedIn, Web } from '../web-kit.js';
 import { nodesOfText, outlineText, sameItems, sentNodes, writable } from './outline-text.js';
 import { noOutline, ownOutline } from './outlines.routes.js';
@@ -26,12 +27,10 @@ const SHOWN_FIELDS = HEADER_FIELDS.map(shownName);
 /** The codes of the items' refusals (node text, shape, ids, how many): shown beside the items. */
 const ITEM_CODES = new Set([807, 808, 811, 813]);
 
-const lf = (s: string): string => s.replace(/\r\n?/g, '\n');
-
 /** What the form sent; `items` only when the form had the field. */
 function typed(p: Params): OutlineValues {
   const items = p.get('items');
-  return { title: p.get('title') ?? '', keywords: p.get('keywords') ?? '', note: lf(p.get('note') ?? ''), hidden: p.get('hidden') === '1', items: items === undefined ? undefined : lf(items) };
+  return { title: p.get('title') ?? '', keywords: p.get('keywords') ?? '', note: storedLines(p.get('note') ?? ''), hidden: p.get('hidden') === '1', items: items === undefined ? undefined : storedLines(items) };
 }
 
 /**
@@ -40,12 +39,12 @@ function typed(p: Params): OutlineValues {
  * that saving again replaces only what the person changed. The items are one text, kept as typed.
  */
 function mergedValues(typedValues: OutlineValues, p: Params, now: OutlineValues): OutlineValues {
-  const merged: Record<string, string | boolean | undefined> = { ...typedValues };
-  for (const f of HEADER_FIELDS) {
+  const leftAsShown = (f: HeaderField): boolean => {
     const was = p.get(shownName(f));
-    if (was !== undefined && shownHeader(typedValues, f) === lf(was)) merged[f] = now[f];
-  }
-  return merged as unknown as OutlineValues;
+    return was !== undefined && shownHeader(typedValues, f) === storedLines(was);
+  };
+  const pick = <F extends HeaderField>(f: F): OutlineValues[F] => (leftAsShown(f) ? now : typedValues)[f];
+  return { title: pick('title'), keywords: pick('keywords'), note: pick('note'), hidden: pick('hidden'), items: typedValues.items };
 }
 
 /** What the form shows for a stored outline. */
@@ -71,7 +70,7 @@ export function outlineEditRoutes(web: Web): void {
    * that an outline over a lowered limit can still be renamed), a note left as shown as stored.
    */
   function itemOf(v: OutlineValues, stored: Outline | null): Record<string, unknown> | Problem {
-    const note = stored && v.note === lf(stored.note) ? stored.note : v.note;
+    const note = stored && v.note === storedLines(stored.note) ? stored.note : v.note;
     const item = { title: v.title, keywords: v.keywords, note, hidden: v.hidden ? 1 : 0 };
     if (v.items === undefined || (stored && writable(stored.nodes.children) && v.items === outlineText(stored.nodes.children))) return item;
     const nodes = nodesOfText(v.items, stored?.nodes.children ?? [], deps.config.recordLimits.outlineNodes);
@@ -81,7 +80,7 @@ export function outlineEditRoutes(web: Web): void {
 
   /** Whether `o` holds what a form sent (a second click on Save finds it so). */
   function holds(o: Outline, v: OutlineValues): boolean {
-    if (v.title.trim() !== o.title || v.keywords.trim() !== o.keywords || v.note !== lf(o.note) || v.hidden !== (o.hidden === 1)) return false;
+    if (v.title.trim() !== o.title || v.keywords.trim() !== o.keywords || v.note !== storedLines(o.note) || v.hidden !== (o.hidden === 1)) return false;
     if (v.items === undefined) return true;
     const typedNodes = nodesOfText(v.items);
     return Array.isArray(typedNodes) && sameItems(typedNodes, sentNodes(o.nodes.children));

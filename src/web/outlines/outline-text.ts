@@ -1,4 +1,5 @@
 import { MAX_CONTENT_CHARS, MAX_DEPTH } from '../../features/documents/outline-nodes.js';
+import { storedLines } from '../forms.js';
 import { textLength } from '../../lib/text.js';
 import type { OutlineNode } from '../../storage/store.js';
 
@@ -119,7 +120,7 @@ export function nodesOfText(text: string, before: readonly OutlineNode[] = [], m
   const open: Array<{ indent: number; node: SentNode }> = [];
   let count = 0;
   let line = 0;
-  for (const raw of text.replace(/\r\n?/g, '\n').split('\n')) {
+  for (const raw of storedLines(text).split('\n')) {
     line++;
     if (raw.trim() === '') continue;
     if (++count > most) return { code: 808, message: `Max nodes reached: an outline holds at most ${most} items (line ${line} is item ${count})` };

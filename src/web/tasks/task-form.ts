@@ -1,6 +1,7 @@
 import { parseTaskInput } from '../../features/tasks/task-input.js';
 import { parseRepeat } from '../../repeat/index.js';
 import type { Task } from '../../storage/store.js';
+import { storedLines } from '../forms.js';
 import { dateOfDay, dayOfDate, dayOfIso, isoDay, isoTime, timeOfIso } from './task-dates.js';
 
 /**
@@ -94,7 +95,7 @@ export function readForm(id: number, v: FormValues): ReadForm {
   put('length', (v.length ?? '').trim() === '' ? '0' : (v.length ?? '').trim());
   put('star', v.star === '1' ? 1 : 0);
   // Browsers send a textarea's line breaks as CRLF (HTML form submission); people typed newlines.
-  put('note', (v.note ?? '').replace(/\r\n?/g, '\n'));
+  put('note', storedLines(v.note ?? ''));
   for (const key of ['duedate', 'startdate', 'completed'] as const) {
     const d = apiDate(v[key] ?? '');
     if (d === undefined) errors[key] = 'Not a calendar date (from 1970 on)';
