@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, createAccount, PASSWORD, signIn, type TestContext } from '../harness.js';
 import { launchChromium, skipWithoutChromium, watchConsole } from './chromium.js';
-import { ORIGIN, pageCheck, servedContext, signInOnPage } from './page-kit.js';
+import { focusedOn, ORIGIN, pageCheck, servedContext, signInOnPage } from './page-kit.js';
 
 /**
  * The lists and outlines pages in Chromium, at 1280 and 390 pixels: each checked with axe-core, for horizontal
@@ -92,10 +92,9 @@ describe('the lists and outlines pages in a real browser', { skip: skipWithoutCh
         assert.doesNotMatch(ring, /^none|0px$/, `the focused region shows its focus (${ring})`);
 
         // A row added by its form, by keyboard: the first field has the focus, Tab goes on.
-        const focusedId = async (): Promise<string> => (await page.evaluate('document.activeElement ? document.activeElement.id : ""')) as string;
         await page.click('main a:has-text("Add a row")');
         await page.waitForURL(`${ORIGIN}/lists/${id}/rows/new`);
-        assert.equal(await focusedId(), 'f-c1', 'the first field has the focus');
+        await focusedOn(page, 'f-c1');
         await page.keyboard.type('Coffee beans');
         await page.keyboard.press('Tab');
         await page.keyboard.type('lots');
@@ -118,7 +117,7 @@ describe('the lists and outlines pages in a real browser', { skip: skipWithoutCh
         // Refused: the API's words beside the field, which has the focus; what was typed is kept.
         await page.waitForSelector('#f-c2-error');
         assert.match(await main(), /Quantity must be a whole number \(error 1013\)/);
-        assert.equal(await focusedId(), 'f-c2', 'the refused field has the focus');
+        await focusedOn(page, 'f-c2');
         assert.equal(await page.inputValue('#f-c1'), 'Coffee beans');
         await check('list-row-refused');
         await page.keyboard.press('Control+A');
@@ -171,7 +170,7 @@ describe('the lists and outlines pages in a real browser', { skip: skipWithoutCh
         await page.click('header a:has-text("Lists")');
         await page.click('main a:has-text("Make a list")');
         await page.waitForURL(`${ORIGIN}/lists/new`);
-        assert.equal(await focusedId(), 'f-title');
+        await focusedOn(page, 'f-title');
         await page.keyboard.type('Packing');
         await page.focus('#f-col\\.0\\.title');
         await page.keyboard.type('Thing');
@@ -243,6 +242,7 @@ describe('the lists and outlines pages in a real browser', { skip: skipWithoutCh
         await page.click('header a:has-text("Outlines")');
         await page.click('main a:has-text("Make an outline")');
         await page.waitForURL(`${ORIGIN}/outlines/new`);
+        await focusedOn(page, 'f-title');
         await page.keyboard.type('Weekend');
         await page.focus('#f-items');
         await page.keyboard.type('Market\n  Bread\n  [x] Eggs\nCall Ann');

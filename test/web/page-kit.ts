@@ -68,6 +68,20 @@ export async function submitted(page: Page, act: () => Promise<unknown>): Promis
   await page.waitForLoadState('load');
 }
 
+/**
+ * Waits until the field `id` has the focus its page gives it (autofocus), and fails naming what
+ * has it instead. Chromium moves the focus when it next renders the page, after the load that
+ * waitForURL waits for: keys typed at once on a busy machine went to the page, and a title typed
+ * as "Weekend" was saved as "eekend".
+ */
+export async function focusedOn(page: Page, id: string): Promise<void> {
+  try {
+    await page.waitForFunction(`document.activeElement !== null && document.activeElement.id === ${JSON.stringify(id)}`, undefined, { timeout: 5000 });
+  } catch {
+    assert.fail(`#${id} should have the focus; ${(await pageFacts(page)).focused || 'nothing'} has it`);
+  }
+}
+
 /** Signs in on /signin and waits for the task list. */
 export async function signInOnPage(page: Page, email: string, password: string): Promise<void> {
   await page.goto(`${ORIGIN}/signin`);
