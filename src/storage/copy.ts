@@ -41,6 +41,8 @@ export const COPIED_TABLES = [
   'task_shares',
   'task_added_by',
   'saved_searches',
+  'changes',
+  'task_folder_exits',
 ] as const;
 
 export interface TableDump {

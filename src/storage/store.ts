@@ -11,12 +11,14 @@
  */
 
 import type { Clock } from '../lib/clock.js';
+import type { ChangesRepo } from './changes-port.js';
 import type { AttachmentsRepo, DocumentKind, DocumentsRepo } from './documents-port.js';
 import type { ImportsRepo } from './imports-port.js';
 import type { OrganizersRepo } from './organizers-port.js';
 import type { SharingRepo } from './sharing-port.js';
 import type { TasksRepo } from './tasks-port.js';
 
+export type * from './changes-port.js';
 export type * from './documents-port.js';
 export type * from './imports-port.js';
 export type * from './organizers-port.js';
@@ -417,6 +419,8 @@ export interface Repos {
   readonly attachments: AttachmentsRepo;
   readonly imports: ImportsRepo;
   readonly sharing: SharingRepo;
+  /** The change log (changes-port.ts): written by the database itself with every change of a record. */
+  readonly changes: ChangesRepo;
 }
 
 /** The most keys CountersRepo.hitMany takes: 4 parameters each, far below either database's limit. */

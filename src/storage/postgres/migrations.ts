@@ -624,4 +624,114 @@ UPDATE lists SET cols = coalesce((
 WHERE json_array_length(cols::json) > 0;
 `,
   },
+  {
+    version: 17,
+    name: 'the change log: one counter per account, the latest change of each record',
+    sql: changeLogSql(),
+  },
 ];
+
+/**
+ * Migration 17, fixed here as it ran: SQLite's step 17 (see its comment there and
+ * docs/decisions/0021-change-log.md), with statement-level triggers: one statement's rows move
+ * their accounts' counters once, by their number, and take consecutive positions. The counter is a
+ * column of the account's row, so moving it takes that row's lock until commit (a write holds it
+ * already: AccountsRepo.lock); the next transaction of the account to move it waits for this one
+ * to end, so an account's positions are handed out in the order its transactions commit. Each
+ * statement also notifies channel `tickler_changes` with the accounts it changed (delivered at
+ * commit, once per account per transaction), which instances LISTEN to for long polls and pushes.
+ * `SET LOCAL tickler.loading = 'on'` (the copy from SQLite, which brings the log with it) turns
+ * the triggers off.
+ */
+function loggedTables(): ReadonlyArray<readonly [kind: string, table: string]> {
+  return [
+    ['task', 'tasks'],
+    ['folder', 'folders'],
+    ['context', 'contexts'],
+    ['goal', 'goals'],
+    ['location', 'locations'],
+    ['note', 'notes'],
+    ['outline', 'outlines'],
+    ['list', 'lists'],
+    ['row', 'list_rows'],
+  ];
+}
+
+function changeFunction(kind: string, table: string, event: 'INSERT' | 'UPDATE' | 'DELETE'): string {
+  const rows = event === 'DELETE' ? 'old_rows' : 'new_rows';
+  const gone = event === 'DELETE' ? 1 : 0;
+  const name = `${table}_changed_on_${event.toLowerCase()}`;
+  const upsert = `INSERT INTO changes (user_pk, kind, rec_id, seq, gone, at)
+    SELECT r.user_pk, '${kind}', r.id::text, b.base + row_number() OVER (PARTITION BY r.user_pk ORDER BY r.id), ${gone}, extract(epoch FROM now())::bigint
+    FROM ${rows} r JOIN bumped b ON b.pk = r.user_pk
+    ON CONFLICT (user_pk, kind, rec_id) DO UPDATE SET seq = excluded.seq, gone = excluded.gone, at = excluded.at`;
+  const log =
+    kind !== 'task' || event === 'INSERT'
+      ? `${upsert};`
+      : `ch AS (
+    ${upsert}
+    RETURNING user_pk, rec_id, seq
+  )
+  INSERT INTO task_folder_exits (user_pk, folder, task_id, seq, at)
+    SELECT o.user_pk, o.folder, o.id, ch.seq, extract(epoch FROM now())::bigint
+    FROM old_rows o JOIN ch ON ch.user_pk = o.user_pk AND ch.rec_id = o.id::text${
+      event === 'UPDATE' ? '\n    JOIN new_rows n ON n.user_pk = o.user_pk AND n.id = o.id WHERE o.folder <> n.folder' : ''
+    }
+    ON CONFLICT (user_pk, folder, task_id) DO UPDATE SET seq = excluded.seq, at = excluded.at;`;
+  const referencing = event === 'INSERT' ? 'NEW TABLE AS new_rows' : event === 'DELETE' ? 'OLD TABLE AS old_rows' : 'OLD TABLE AS old_rows NEW TABLE AS new_rows';
+  return `
+CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF current_setting('tickler.loading', true) = 'on' THEN RETURN NULL; END IF;
+  WITH counts AS (SELECT user_pk, count(*) AS n FROM ${rows} GROUP BY user_pk),
+  bumped AS (
+    UPDATE accounts a SET change_seq = a.change_seq + c.n FROM counts c WHERE a.pk = c.user_pk
+    RETURNING a.pk, a.change_seq - c.n AS base
+  )${kind !== 'task' || event === 'INSERT' ? '\n  ' : ',\n  '}${log}
+  PERFORM pg_notify('tickler_changes', u.user_pk::text) FROM (SELECT DISTINCT user_pk FROM ${rows}) u;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER ${name} AFTER ${event} ON ${table} REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${name}();`;
+}
+
+function changeLogSql(): string {
+  const kinds = loggedTables().map(([k]) => `'${k}'`).join(', ');
+  const everyRecord = loggedTables().map(
+    ([kind, table]) => `SELECT user_pk, '${kind}' AS kind, id::text AS rec_id, ${['tasks', 'notes', 'outlines', 'lists', 'list_rows'].includes(table) ? 'modified' : '0'} AS modified FROM ${table}`,
+  ).join('\n  UNION ALL ');
+  return `
+ALTER TABLE accounts ADD COLUMN change_seq BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE accounts ADD COLUMN changes_floor BIGINT NOT NULL DEFAULT 0;
+
+CREATE TABLE changes (
+  user_pk BIGINT  NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  kind    TEXT    NOT NULL CHECK (kind IN (${kinds})),
+  rec_id  TEXT    NOT NULL,
+  seq     BIGINT  NOT NULL,
+  gone    INTEGER NOT NULL CHECK (gone IN (0, 1)),
+  at      BIGINT  NOT NULL,
+  PRIMARY KEY (user_pk, kind, rec_id)
+);
+CREATE UNIQUE INDEX changes_by_seq ON changes (user_pk, seq);
+CREATE INDEX changes_gone_by_time ON changes (at) WHERE gone = 1;
+
+CREATE TABLE task_folder_exits (
+  user_pk BIGINT NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  folder  INTEGER NOT NULL,
+  task_id INTEGER NOT NULL,
+  seq     BIGINT NOT NULL,
+  at      BIGINT NOT NULL,
+  PRIMARY KEY (user_pk, folder, task_id)
+);
+CREATE INDEX task_folder_exits_by_seq ON task_folder_exits (user_pk, folder, seq);
+CREATE INDEX task_folder_exits_by_time ON task_folder_exits (at);
+
+INSERT INTO changes (user_pk, kind, rec_id, seq, gone, at)
+SELECT user_pk, kind, rec_id, row_number() OVER (PARTITION BY user_pk ORDER BY modified, kind, rec_id), 0, extract(epoch FROM now())::bigint
+FROM (
+  ${everyRecord}
+) everything;
+UPDATE accounts SET change_seq = coalesce((SELECT max(seq) FROM changes WHERE changes.user_pk = accounts.pk), 0);
+${loggedTables().flatMap(([kind, table]) => (['INSERT', 'UPDATE', 'DELETE'] as const).map((e) => changeFunction(kind, table, e))).join('\n')}
+`;
+}

@@ -192,6 +192,9 @@ export class PostgresStore implements Store {
    */
   async load(dumps: readonly TableDump[], options: { replace: boolean }): Promise<void> {
     await this.inTransaction(async (client) => {
+      // The change log comes with the copy (changes, task_folder_exits, accounts.change_seq), so
+      // that apps' cursors and CalDAV clients' sync tokens go on working: its triggers stand aside.
+      await client.query("SET LOCAL tickler.loading = 'on'");
       const used = await client.query('SELECT (SELECT count(*) FROM accounts) + (SELECT count(*) FROM clients) AS n');
       if (Number((used.rows[0] as { n: number }).n) > 0) {
         if (!options.replace) throw new TargetNotEmpty('the target database already holds accounts or apps');

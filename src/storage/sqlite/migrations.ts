@@ -683,4 +683,103 @@ UPDATE lists SET cols = coalesce((
 WHERE json_array_length(cols) > 0;
 `,
   },
+  {
+    version: 17,
+    name: 'the change log: one counter per account, the latest change of each record',
+    sql: changeLogSql(),
+  },
 ];
+
+/**
+ * Migration 17, fixed here as it ran (docs/decisions/0021-change-log.md). Every record of the nine
+ * kinds the change feed and CalDAV serve has one row in `changes`: the position in its account's
+ * change sequence of its latest change, and whether that change deleted it. The triggers write it
+ * in the statement that changes the record, whatever wrote it (a service, an import, a cascade of
+ * a list's delete to its rows), and take the position from the account's counter
+ * (accounts.change_seq), so the sequence of one account follows its commits: SQLite has one
+ * writer. An account's own deletion leaves nothing behind: its row is gone when the cascade to its
+ * records fires these triggers, so they find no counter to move. A task that leaves a folder (moved,
+ * or deleted) also leaves a row in `task_folder_exits`, which a folder's calendar reads to report
+ * the task gone from it.
+ */
+function loggedTables(): ReadonlyArray<readonly [kind: string, table: string]> {
+  return [
+    ['task', 'tasks'],
+    ['folder', 'folders'],
+    ['context', 'contexts'],
+    ['goal', 'goals'],
+    ['location', 'locations'],
+    ['note', 'notes'],
+    ['outline', 'outlines'],
+    ['list', 'lists'],
+    ['row', 'list_rows'],
+  ];
+}
+
+function changeTrigger(kind: string, table: string, event: 'INSERT' | 'UPDATE' | 'DELETE'): string {
+  const row = event === 'DELETE' ? 'OLD' : 'NEW';
+  const gone = event === 'DELETE' ? 1 : 0;
+  const exit =
+    kind !== 'task' || event === 'INSERT'
+      ? ''
+      : `
+  INSERT INTO task_folder_exits (user_pk, folder, task_id, seq, at)
+    SELECT pk, OLD.folder, OLD.id, change_seq, unixepoch() FROM accounts WHERE pk = OLD.user_pk${event === 'UPDATE' ? ' AND OLD.folder <> NEW.folder' : ''}
+    ON CONFLICT (user_pk, folder, task_id) DO UPDATE SET seq = excluded.seq, at = excluded.at;`;
+  return `
+CREATE TRIGGER ${table}_changed_on_${event.toLowerCase()} AFTER ${event} ON ${table} BEGIN
+  UPDATE accounts SET change_seq = change_seq + 1 WHERE pk = ${row}.user_pk;
+  INSERT INTO changes (user_pk, kind, rec_id, seq, gone, at)
+    SELECT pk, '${kind}', CAST(${row}.id AS TEXT), change_seq, ${gone}, unixepoch() FROM accounts WHERE pk = ${row}.user_pk
+    ON CONFLICT (user_pk, kind, rec_id) DO UPDATE SET seq = excluded.seq, gone = excluded.gone, at = excluded.at;${exit}
+END;`;
+}
+
+function changeLogSql(): string {
+  const kinds = loggedTables().map(([k]) => `'${k}'`).join(', ');
+  const everyRecord = loggedTables().map(
+    ([kind, table]) => `SELECT user_pk, '${kind}' AS kind, CAST(id AS TEXT) AS rec_id, ${['tasks', 'notes', 'outlines', 'lists', 'list_rows'].includes(table) ? 'modified' : '0'} AS modified FROM ${table}`,
+  ).join('\n  UNION ALL ');
+  return `
+-- The change counter of each account: the position of its latest change. changes_floor: the
+-- highest position of a deletion that was pruned (CHANGES_RETENTION_DAYS); a cursor below it may
+-- have missed that deletion, and is answered "start again".
+ALTER TABLE accounts ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE accounts ADD COLUMN changes_floor INTEGER NOT NULL DEFAULT 0;
+
+-- The latest change of each record: its position, whether it deleted the record (gone), and when
+-- (database clock, for pruning deletions). Records that exist appear once, whatever their age.
+CREATE TABLE changes (
+  user_pk INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  kind    TEXT    NOT NULL CHECK (kind IN (${kinds})),
+  rec_id  TEXT    NOT NULL,
+  seq     INTEGER NOT NULL,
+  gone    INTEGER NOT NULL CHECK (gone IN (0, 1)),
+  at      INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, kind, rec_id)
+) STRICT, WITHOUT ROWID;
+CREATE UNIQUE INDEX changes_by_seq ON changes (user_pk, seq);
+CREATE INDEX changes_gone_by_time ON changes (at) WHERE gone = 1;
+
+-- The latest time a task left a folder (moved to another, or deleted), at its change's position.
+CREATE TABLE task_folder_exits (
+  user_pk INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  folder  INTEGER NOT NULL,
+  task_id INTEGER NOT NULL,
+  seq     INTEGER NOT NULL,
+  at      INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, folder, task_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX task_folder_exits_by_seq ON task_folder_exits (user_pk, folder, seq);
+CREATE INDEX task_folder_exits_by_time ON task_folder_exits (at);
+
+-- What is stored now: every record, oldest change first (by its modified stamp where it has one).
+INSERT INTO changes (user_pk, kind, rec_id, seq, gone, at)
+SELECT user_pk, kind, rec_id, row_number() OVER (PARTITION BY user_pk ORDER BY modified, kind, rec_id), 0, unixepoch()
+FROM (
+  ${everyRecord}
+);
+UPDATE accounts SET change_seq = coalesce((SELECT max(seq) FROM changes WHERE changes.user_pk = accounts.pk), 0);
+${loggedTables().flatMap(([kind, table]) => (['INSERT', 'UPDATE', 'DELETE'] as const).map((e) => changeTrigger(kind, table, e))).join('\n')}
+`;
+}

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { newAccount, newTask } from '../../../test/factories.js';
 import { freshDatabase } from '../../../test/database.js';
+import { changesContract } from '../changes.contract.js';
 import { oauthContract } from '../oauth.contract.js';
 import { documentsContract, keptCountsBackfilled, listColumnsReordered } from '../documents.contract.js';
 import { accountsAppsContract } from '../accounts-apps.contract.js';
@@ -41,6 +42,7 @@ documentsContract('sqlite', openSqlite);
 accountsAppsContract('sqlite', openSqlite);
 importsContract('sqlite', openSqlite);
 sharingContract('sqlite', openSqlite);
+changesContract('sqlite', openSqlite);
 
 const VERSIONS = MIGRATIONS.map((m) => m.version);
 

@@ -1,0 +1,67 @@
+/**
+ * The change log part of the storage port (docs/decisions/0021-change-log.md): one sequence per
+ * account, moved by every change of a task, folder, context, goal, location, note, outline, list
+ * or row in the transaction that makes it (the database's triggers write it, migration 17), and
+ * the latest change of each record at its position. The change feed's cursors, CalDAV's sync
+ * tokens and the push notices all read it.
+ */
+
+/** The kinds of records the log follows, as the change feed names them. */
+export const CHANGE_KINDS = ['task', 'folder', 'context', 'goal', 'location', 'note', 'outline', 'list', 'row'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+export interface ChangePosition {
+  /** The position of the account's latest change (0: none yet). */
+  readonly seq: number;
+  /**
+   * The highest position of a deletion the log no longer holds (pruned after the retention time):
+   * a reader whose cursor is below it may have missed that deletion.
+   */
+  readonly floor: number;
+}
+
+/** The latest change of one record. */
+export interface LoggedChange {
+  readonly seq: number;
+  readonly kind: ChangeKind;
+  /** The record's id as text (tasks, notes and organizers have numbers, the others hex text). */
+  readonly id: string;
+  /** The change deleted the record. */
+  readonly gone: boolean;
+}
+
+export interface ChangeRange {
+  /** Exclusive. */
+  readonly after: number;
+  /** Inclusive: a position read before, so that nothing after it that is still being written is read half. */
+  readonly upTo: number;
+  readonly kinds: readonly ChangeKind[];
+  readonly limit: number;
+  /** Leave deletions out (a reader starting from nothing needs only what exists). */
+  readonly live: boolean;
+}
+
+/** A task of a folder's calendar, at the position of its latest change. */
+export interface FolderMember {
+  readonly id: number;
+  readonly seq: number;
+}
+
+export interface ChangesRepo {
+  /** The account's position and floor; null when there is no such account. */
+  position(userPk: number): Promise<ChangePosition | null>;
+  /** The latest change of each record of `kinds` whose position is in the range, in the order of their positions, at most `limit`. */
+  since(userPk: number, range: ChangeRange): Promise<LoggedChange[]>;
+  /**
+   * For a folder's calendar (0: the tasks without a folder): the tasks in the folder now whose
+   * latest change is in (after, upTo], and the tasks that left it in that range and are not in it
+   * now (moved elsewhere or deleted), each in the order of its position.
+   */
+  folderSince(userPk: number, folder: number, after: number, upTo: number): Promise<{ readonly members: FolderMember[]; readonly left: FolderMember[] }>;
+  /**
+   * Forgets deletions and folder exits recorded before `before` (Unix seconds, the database's
+   * clock), and raises each account's floor to the highest position forgotten. Returns how many
+   * rows were removed.
+   */
+  prune(before: number): Promise<number>;
+}
