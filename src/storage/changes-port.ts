@@ -1,5 +1,5 @@
 /**
- * The change log part of the storage port (docs/decisions/0021-change-log.md): one sequence per
+ * The change log part of the storage port (docs/decisions/0023-change-log.md): one sequence per
  * account, moved by every change of a task, folder, context, goal, location, note, outline, list
  * or row in the transaction that makes it (the database's triggers write it, migration 17), and
  * the latest change of each record at its position. The change feed's cursors, CalDAV's sync

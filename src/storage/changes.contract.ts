@@ -6,7 +6,7 @@ import type { ListRow, Repos, Store } from './store.js';
 import type { OpenStore } from './store.contract.js';
 
 /**
- * The change log part of the storage contract (changes-port.ts, docs/decisions/0021): whatever
+ * The change log part of the storage contract (changes-port.ts, docs/decisions/0023): whatever
  * writes a record, in whatever way, moves its account's position and leaves the record's latest
  * change at it; a transaction that rolls back leaves nothing.
  */

@@ -633,7 +633,7 @@ WHERE json_array_length(cols::json) > 0;
 
 /**
  * Migration 17, fixed here as it ran: SQLite's step 17 (see its comment there and
- * docs/decisions/0021-change-log.md), with statement-level triggers: one statement's rows move
+ * docs/decisions/0023-change-log.md), with statement-level triggers: one statement's rows move
  * their accounts' counters once, by their number, and take consecutive positions. The counter is a
  * column of the account's row, so moving it takes that row's lock until commit (a write holds it
  * already: AccountsRepo.lock); the next transaction of the account to move it waits for this one

@@ -691,7 +691,7 @@ WHERE json_array_length(cols) > 0;
 ];
 
 /**
- * Migration 17, fixed here as it ran (docs/decisions/0021-change-log.md). Every record of the nine
+ * Migration 17, fixed here as it ran (docs/decisions/0023-change-log.md). Every record of the nine
  * kinds the change feed and CalDAV serve has one row in `changes`: the position in its account's
  * change sequence of its latest change, and whether that change deleted it. The triggers write it
  * in the statement that changes the record, whatever wrote it (a service, an import, a cascade of
