@@ -123,6 +123,7 @@ describe('account cache', () => {
       },
       transaction: (fn) => adapter.transaction(fn),
       counters: adapter.counters,
+      notices: adapter.notices,
       migrate: () => adapter.migrate(),
       migrationStatus: () => adapter.migrationStatus(),
       close: () => adapter.close(),

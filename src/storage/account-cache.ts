@@ -94,6 +94,7 @@ export function withAccountCache(inner: Store, clock: Clock, seconds: number): S
       }
     },
     counters: inner.counters,
+    notices: inner.notices,
     migrate: () => inner.migrate(),
     migrationStatus: () => inner.migrationStatus(),
     close: () => inner.close(),

@@ -65,3 +65,14 @@ export interface ChangesRepo {
    */
   prune(before: number): Promise<number>;
 }
+
+/**
+ * Word that an account's log may have moved, from any instance: the change feed's long polls and
+ * the pushes wait on it instead of asking the database again and again. A notice may come for a
+ * commit that changed nothing a listener cares about, and a listener that read the position
+ * before subscribing must read it again after: notices tell of commits after subscribe() only.
+ */
+export interface ChangeNotices {
+  /** Calls `listener` after commits that moved the account's position; returns what stops it. */
+  subscribe(userPk: number, listener: () => void): () => void;
+}

@@ -150,6 +150,37 @@ export function changesContract(label: string, open: OpenStore): void {
       assert.deepEqual(await store.read.changes.position(other), { seq: 0, floor: 0 }, 'other accounts keep their floor');
     });
 
+    it('notices tell a listener of the commits of its account, and not of other accounts', async () => {
+      let mine = 0;
+      let theirs = 0;
+      const stopMine = store.notices.subscribe(pk, () => mine++);
+      const stopTheirs = store.notices.subscribe(other, () => theirs++);
+      // PostgreSQL listens on a connection of its own: the first notice may wait for it.
+      const until = async (done: () => boolean): Promise<void> => {
+        for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
+      };
+      // Both told once (by a first write of each, or by the listening connection's start) before counting.
+      await write((tx) => tx.tasks.insertMany(pk, [newTask(10)]));
+      await write((tx) => tx.tasks.insertMany(other, [newTask(10)]));
+      await until(() => mine > 0 && theirs > 0);
+      await new Promise((r) => setTimeout(r, 50));
+      const [mineBefore, theirsBefore] = [mine, theirs];
+      await write((tx) => tx.tasks.insertMany(pk, [newTask(1)]));
+      await until(() => mine > mineBefore);
+      assert.ok(mine > mineBefore, 'the account that changed was told');
+      // A write of the other account after it: once that is told, the first has been too.
+      await write((tx) => tx.tasks.insertMany(other, [newTask(1)]));
+      await until(() => theirs > theirsBefore);
+      assert.ok(theirs > theirsBefore);
+      const told = mine;
+      stopMine();
+      await write((tx) => tx.tasks.insertMany(pk, [newTask(2)]));
+      await write((tx) => tx.tasks.insertMany(other, [newTask(2)]));
+      await until(() => theirs > theirsBefore + 1);
+      assert.equal(mine, told, 'a listener that stopped hears nothing more');
+      stopTheirs();
+    });
+
     it('deleting an account deletes its log and leaves the others', async () => {
       await write((tx) => tx.tasks.insertMany(pk, [newTask(1)]));
       await write((tx) => tx.tasks.insertMany(other, [newTask(1)]));

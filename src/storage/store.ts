@@ -11,7 +11,7 @@
  */
 
 import type { Clock } from '../lib/clock.js';
-import type { ChangesRepo } from './changes-port.js';
+import type { ChangeNotices, ChangesRepo } from './changes-port.js';
 import type { AttachmentsRepo, DocumentKind, DocumentsRepo } from './documents-port.js';
 import type { ImportsRepo } from './imports-port.js';
 import type { OrganizersRepo } from './organizers-port.js';
@@ -489,6 +489,8 @@ export interface Store {
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
   /** Each call is one atomic statement of its own (no transaction needed). */
   readonly counters: CountersRepo;
+  /** Word of commits that moved an account's change log, from every instance (changes-port.ts). */
+  readonly notices: ChangeNotices;
   /** Both check first that the database can hold Tickler's data (UnsupportedDatabase if not). */
   migrate(): Promise<MigrationStatus>;
   migrationStatus(): Promise<MigrationStatus>;

@@ -8,6 +8,7 @@ import { makeRepos } from '../sql/repos.js';
 import { TargetNotEmpty, type TableDump } from '../copy.js';
 import { UnsupportedDatabase, type Account, type CountersRepo, type MigrationStatus, type Repos, type SettledAccount, type Store } from '../store.js';
 import { PG_MIGRATIONS } from './migrations.js';
+import { PgNotices } from './pg-notices.js';
 import { PendingBegin, PgDb, pgDialect, pgTypes } from './pg-db.js';
 
 export interface PostgresOptions {
@@ -52,6 +53,7 @@ export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
   readonly read: Repos;
   readonly counters: CountersRepo;
+  readonly notices: PgNotices;
   private readonly pool: pg.Pool;
   private readonly settled: KeyBatcher<number, Account>;
 
@@ -63,6 +65,7 @@ export class PostgresStore implements Store {
     const db = new PgDb(this.pool);
     this.read = makeRepos(db, pgDialect, false);
     this.counters = new SqlCounters(db);
+    this.notices = new PgNotices(options.url);
     this.settled = new KeyBatcher((pks) => this.settledAccounts(pks), SETTLED_PER_STATEMENT);
   }
 
@@ -218,6 +221,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.notices.close();
     await this.pool.end();
   }
 }

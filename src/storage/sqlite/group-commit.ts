@@ -41,6 +41,8 @@ export class GroupCommit {
     private readonly mutex: Mutex,
     /** Throws when the store may no longer write (closed). */
     private readonly check: () => void,
+    /** Called after each commit, before its calls are answered (the change log's notices). */
+    private readonly committed: () => void = () => undefined,
   ) {}
 
   run<T>(fn: () => Promise<T>): Promise<T> {
@@ -116,6 +118,7 @@ export class GroupCommit {
       if (this.conn.db.inTransaction) this.conn.exec('ROLLBACK');
       return;
     }
+    this.committed();
     for (const answer of done) answer();
   }
 }

@@ -9,6 +9,7 @@ import type { CountersRepo, MigrationStatus, Repos, SettledAccount, Store } from
 import { makeRepos } from '../sql/repos.js';
 import { Conn, SqliteDb, sqliteDialect } from './connection.js';
 import { GroupCommit } from './group-commit.js';
+import { SqliteNotices } from './notices.js';
 import { MIGRATIONS } from './migrations.js';
 
 export interface SqliteOptions {
@@ -54,6 +55,7 @@ export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   readonly read: Repos;
   readonly counters: CountersRepo;
+  readonly notices: SqliteNotices;
   private readonly writer: Conn;
   private readonly reader: Conn;
   // A writer waiting for another process's write lock (the CLI beside a running server) blocks
@@ -74,9 +76,18 @@ export class SqliteStore implements Store {
       this.writer.db.close();
       throw err;
     }
-    this.groups = new GroupCommit(this.writer, this.mutex, () => {
-      if (this.closed) throw new Error('store is closed');
-    });
+    const reader = this.reader;
+    this.notices = new SqliteNotices((pks) =>
+      reader.allRaw(`SELECT pk, change_seq FROM accounts WHERE pk IN (SELECT value FROM json_each(?))`, JSON.stringify(pks)) as Array<[number, number]>,
+    );
+    this.groups = new GroupCommit(
+      this.writer,
+      this.mutex,
+      () => {
+        if (this.closed) throw new Error('store is closed');
+      },
+      () => this.notices.poke(),
+    );
     this.writeRepos = makeRepos(new SqliteDb(this.writer), sqliteDialect, true);
     this.read = makeRepos(new SqliteDb(this.reader), sqliteDialect, false);
     // Counter writes go through the writer like every write (one at a time, behind the mutex).
@@ -149,6 +160,7 @@ export class SqliteStore implements Store {
     await this.mutex.run(async () => {
       if (this.closed) return;
       this.closed = true;
+      this.notices.close();
       this.reader.db.close();
       this.writer.db.close();
     });
