@@ -33,6 +33,7 @@ requireSupportedNode('npm test');
  */
 const SECOND_PASS = [
   'src/features/account/account.routes.test.js',
+  'src/features/changes/changes.routes.test.js',
   'src/features/documents/attachments.test.js',
   'src/features/documents/documents.batch.test.js',
   'src/features/documents/documents.scopes.test.js',
@@ -105,6 +106,7 @@ const SECOND_PASS = [
   'test/web/collaborators.browser.test.js',
   'test/web/tasks.browser.test.js',
   'test/sync/stamps.property.test.js',
+  'test/sync/changes.property.test.js',
   'test/sync/tasks-sync.test.js',
 ];
 

@@ -3,6 +3,7 @@ import csrf from '@fastify/csrf-protection';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
 import { accountRoutes } from './features/account/account.routes.js';
+import { changesRoutes } from './features/changes/changes.routes.js';
 import { documentRoutes } from './features/documents/documents.routes.js';
 import { organizerRoutes } from './features/organizers/organizers.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
@@ -76,6 +77,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     documentRoutes(api, deps);
     taskRoutes(api, deps);
     sharingRoutes(api, deps);
+    changesRoutes(api, deps);
     tokenRoutes(api, deps);
     revokeRoutes(api, deps);
   });

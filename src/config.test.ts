@@ -51,6 +51,7 @@ describe('loadConfig defaults', () => {
       smtpUrl: null,
       mailFrom: 'Tickler <noreply@127.0.0.1>',
       sharingMinPro: 1,
+      changesRetentionDays: 30,
     };
     assert.deepEqual(loadConfig({}), expected);
   });

@@ -83,6 +83,11 @@ export interface Config {
    * shared by others (error 617; docs/sharing.md). 1 as the hosted service; 0 lets everyone.
    */
   readonly sharingMinPro: 0 | 1 | 2;
+  /**
+   * How long the change log keeps deletions (days): a change feed cursor or CalDAV sync token
+   * older than that is answered "start again" (docs/sync.md).
+   */
+  readonly changesRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -127,6 +132,7 @@ export const DEFAULTS = {
   RATE_LIMIT_RESET_PER_ACCOUNT: '3/1h',
   REGISTRATION: 'closed',
   SHARING_MIN_PRO: '1',
+  CHANGES_RETENTION_DAYS: '30',
 } as const;
 
 /** Settings without a default value: empty means "not set". */
@@ -301,6 +307,7 @@ export function loadConfig(env: Env): Config {
     smtpUrl: smtpUrl(env),
     mailFrom: mailFrom(env, pub),
     sharingMinPro: int(env, 'SHARING_MIN_PRO', 0, 2) as 0 | 1 | 2,
+    changesRetentionDays: int(env, 'CHANGES_RETENTION_DAYS', 1, 3650),
   };
   return Object.freeze(config);
 }

@@ -7,7 +7,7 @@
  * in step. The code is the stable identifier; descriptions may be made more specific per call.
  *
  * HTTP status: 1 and 2 → 401, 3 and 103 → 429, 4 → 503, 104 → 400 (401 for bad client
- * credentials), every other code → 200 (what clients of
+ * credentials), the change feed's 1100 and 1101 → 400 and 1102 → 410, every other code → 200 (what clients of
  * the hosted service expect). Transport-level failures (unknown path, oversize body) use code 0
  * with a fitting 4xx status; an unexpected internal failure uses code 0 with 500.
  */
@@ -114,6 +114,9 @@ export const ERRORS = {
   1012: 'Missing ref',
   1013: 'Invalid cell',
   1014: 'The row was changed since this version',
+  1100: 'Malformed request',
+  1101: 'Invalid cursor',
+  1102: 'The cursor is older than the history kept: start again without a cursor',
 } as const satisfies Record<number, string>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -140,6 +143,12 @@ export function httpStatusOf(code: ErrorCode): number {
     // Tickler's revocation endpoint (RFC 7009): its clients read the HTTP status, as RFC 6749 5.2 has it.
     case 104:
       return 400;
+    // The change feed's own codes (docs/sync.md): an app that asks for it reads the HTTP status.
+    case 1100:
+    case 1101:
+      return 400;
+    case 1102:
+      return 410;
     default:
       return 200;
   }

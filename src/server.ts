@@ -15,8 +15,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function prune(store: Store): Promise<void> {
-  return pruneExpired(store, unixSeconds(systemClock));
+function prune(store: Store, config: Config): Promise<void> {
+  return pruneExpired(store, unixSeconds(systemClock), { changesRetentionSeconds: config.changesRetentionDays * 86400 });
 }
 
 /** Process entry: open the database, migrate, build the app, listen, and close cleanly on a signal. */
@@ -26,7 +26,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   try {
     await store.migrate();
     app = await buildApp(createDeps(config, store, systemClock));
-    await prune(store);
+    await prune(store, config);
     return serving(config, app, await listen(app, config), store, release);
   } catch (err) {
     await app?.close();
@@ -61,7 +61,7 @@ function serving(config: Config, app: FastifyInstance, address: string, store: S
     app.log.fatal({ err, origin }, 'unexpected error: the process exits so that its supervisor starts a fresh one');
   });
   const pruneTimer = setInterval(() => {
-    prune(store).catch((err: unknown) => app.log.error({ err }, 'pruning expired credentials and counters failed'));
+    prune(store, config).catch((err: unknown) => app.log.error({ err }, 'pruning expired credentials and counters failed'));
   }, PRUNE_EVERY_MS);
   pruneTimer.unref();
   app.log.info({ publicUrl: config.publicUrl, database: config.database.kind }, `Tickler is serving ${config.publicUrl}`);

@@ -14,7 +14,10 @@ export type ResourceScope = 'tasks' | 'notes' | 'outlines' | 'lists';
  * What an endpoint needs: a resource's scope to read it, the same with ` write` to change it.
  * `write` alone means `tasks write` (tasks, folders, contexts, goals, locations).
  */
-export type RequiredScope = 'basic' | ResourceScope | 'write' | `${Exclude<ResourceScope, 'tasks'>} write` | 'share' | 'share write';
+export type RequiredScope = 'basic' | ResourceScope | 'write' | `${Exclude<ResourceScope, 'tasks'>} write` | 'share' | 'share write' | 'any resource';
+
+/** Every resource scope: a call that reads what any of them lets it (the change feed) needs one. */
+export const RESOURCE_SCOPES: readonly ResourceScope[] = ['tasks', 'notes', 'outlines', 'lists'];
 
 /** RFC 6749 3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), separated by spaces. */
 const TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
@@ -40,6 +43,8 @@ export function missingScope(granted: ReadonlySet<string>, need: RequiredScope):
   // what changing a task needs as well (docs/sharing.md).
   if (need === 'share') return granted.has('share') ? undefined : 'share';
   if (need === 'share write') return granted.has('share') ? missingScope(granted, 'write') : 'share';
+  // The change feed serves the kinds each scope lets a token read: any one of them will do.
+  if (need === 'any resource') return RESOURCE_SCOPES.some((s) => granted.has(s)) ? undefined : 'tasks';
   const [first, second] = need.split(' ') as [string, string | undefined];
   // `write` changes what the resource's own scope lets a token read, never anything more.
   const resource = (first === 'write' ? 'tasks' : first) as ResourceScope;

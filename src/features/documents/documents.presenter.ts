@@ -1,9 +1,9 @@
 import type { ItemError } from '../../errors.js';
 import { joinedBytes } from '../../http/joined-bytes.js';
 import { errorNode, type ApiBody, type PublicRecord, type PublicValue, type TextBody } from '../../http/reply.js';
-import type { XmlNode } from '../../http/xml.js';
+import { writeXmlNode, type XmlNode } from '../../http/xml.js';
 import { orderedColumn } from '../../storage/documents-port.js';
-import type { DocumentTombstone, List, ListRow, Note, Outline, OutlineNode } from '../../storage/store.js';
+import type { DocumentTombstone, List, ListRow, Note, Outline, OutlineNode, RecordForm } from '../../storage/store.js';
 import type { AnyDocument, DocumentSpec } from './document-kinds.js';
 import type { DeletedResult, DocumentResult } from './documents.write.js';
 
@@ -122,4 +122,14 @@ export function tombstonesBody(spec: DocumentSpec, tombstones: readonly Document
     json: [{ num: records.length }, ...records],
     xml: () => ({ name: 'deleted', attrs: [['num', records.length]], children: records.map((r) => xmlOf(spec.noun, r)) }),
   };
+}
+
+/**
+ * One record as its kind's get writes it, as text (the change feed's records); a row with its
+ * list's id after its own fields, as rows/delete names it.
+ */
+export function documentRecordText(spec: DocumentSpec, d: AnyDocument, form: RecordForm): string {
+  const own = documentRecord(spec, d);
+  const record = spec.kind === 'row' ? { ...own, list: (d as ListRow).list } : own;
+  return form === 'json' ? JSON.stringify(record) : writeXmlNode(xmlOf(spec.noun, record));
 }

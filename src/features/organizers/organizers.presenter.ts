@@ -1,4 +1,6 @@
 import { recordNode, type ApiBody, type PublicRecord } from '../../http/reply.js';
+import { writeXmlNode } from '../../http/xml.js';
+import type { RecordForm } from '../../storage/store.js';
 import type { Row } from './organizer-fields.js';
 import type { KindSpec } from './organizer-kinds.js';
 
@@ -43,4 +45,9 @@ export function writtenBodyOf(spec: KindSpec, row: Row): ApiBody {
 /** delete: `{"deleted": id}`, XML `<deleted>id</deleted>`. */
 export function deletedBody(id: number): ApiBody {
   return { json: { deleted: id }, xml: () => ({ name: 'deleted', text: id }) };
+}
+
+/** One record as get writes it (JSON keys of get; XML every element), as text: the change feed's records. */
+export function organizerRecordText(spec: KindSpec, row: Row, form: RecordForm): string {
+  return form === 'json' ? JSON.stringify(pick(row, spec.listKeys)) : writeXmlNode(recordNode(spec.noun, xmlRecord(spec, pick(row, spec.fullKeys))));
 }
