@@ -204,6 +204,9 @@ const CATALOGUE: Readonly<Record<string, fc.Arbitrary<ParamValue>>> = {
   sharable: fc.oneof(typed(small(3)), hostileText),
   searches: searchesParam,
   search: fc.oneof(typed(idLike), numberText),
+  // The change feed's cursor, and its long poll kept to a second: a fuzz request must not wait a minute.
+  cursor: fc.oneof(text('0.aaaaaaaaaa', 'zz.0123456789', '1.', ''), hostileText),
+  wait: fc.oneof(text('0', '1', '-1', '', '1.5', 'x'), hostileText.filter((t) => !/^\s*[+]?\d*\.?\d/.test(t))),
 };
 
 const PARAM_NAMES = Object.keys(CATALOGUE);
@@ -217,6 +220,7 @@ const FAMILIES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   [/\/3\/tasks\/(share|reassign)\.php$/, ['id', 'id', 'share', 'share', 'assign', 'assign', 'fields', 'f']],
   [/\/3\/tasks\/search/, ['searches', 'searches', 'searches', 'f']],
   [/\/3\/account\/(collaborators|invitations)/, ['invite', 'invite', 'id', 'id', 'reassignable', 'sharable', 'f']],
+  [/\/3\/sync\//, ['cursor', 'cursor', 'num', 'wait', 'f']],
   [/\/3\/tasks\/get\.php$/, ['search', 'fields', 'f', 'id', 'after', 'before', 'comp', 'start', 'num']],
   [/\/3\/tasks\//, ['tasks', 'tasks', 'tasks', 'tasks', 'fields', 'f', 'id', 'after', 'before', 'modafter', 'modbefore', 'comp', 'start', 'num', 'reschedule']],
   [/\/3\/(folders|contexts|goals|locations)\//, ['id', 'id', 'id', 'name', 'name', 'name', 'private', 'archived', 'level', 'contributes', 'note', 'description', 'lat', 'lon', 'f']],
