@@ -1,4 +1,5 @@
 import { civilFromDays, daysFromCivil } from '../../repeat/calendar.js';
+import { utcOffsetMinutes } from '../../lib/account-clock.js';
 import type { Prefs } from '../../storage/store.js';
 
 /**
@@ -11,10 +12,7 @@ import type { Prefs } from '../../storage/store.js';
 const DAY = 86400;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
-/** Minutes east of UTC of the account's clock. */
-export function utcOffsetMinutes(prefs: Prefs): number {
-  return prefs.timezone * 30 - 300;
-}
+export { utcOffsetMinutes } from '../../lib/account-clock.js';
 
 /** The account's calendar day now, as days since 1970-01-01. */
 export function todayOf(prefs: Prefs, nowSeconds: number): number {

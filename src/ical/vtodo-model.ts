@@ -1,0 +1,68 @@
+import type { ClockDay } from './times.js';
+
+/**
+ * What a VTODO says, in the terms of a v3 task (docs/caldav.md, the mapping table), between the
+ * pure reader and writer (vtodo-read.ts, vtodo-write.ts) and the CalDAV service, which turns it
+ * into a tasks/add or tasks/edit item.
+ */
+
+/** The v3 fields that travel as `X-TICKLER-…` properties: iCalendar has no word for them. */
+export const TICKLER_FIELDS = ['star', 'context', 'goal', 'location', 'status', 'length', 'duedatemod'] as const;
+export type TicklerField = (typeof TICKLER_FIELDS)[number];
+
+/** What Tickler keeps of a client's calendar object that it does not model, as jCal, written back as it came. */
+export interface KeptIcal {
+  /** The VTODO's other properties (X-APPLE-SORT-ORDER, X-MOZ-…, ATTACH, SEQUENCE…), in order. */
+  readonly props: readonly unknown[];
+  /** The VTODO's other components (alarms other than the reminder). */
+  readonly comps: readonly unknown[];
+  /** The calendar's other components (the time zones kept properties name, overrides of occurrences). */
+  readonly calendar: readonly unknown[];
+}
+
+export const NOTHING_KEPT: KeptIcal = Object.freeze({ props: [], comps: [], calendar: [] });
+
+export interface TodoFields {
+  readonly uid: string;
+  readonly title: string;
+  readonly note: string;
+  readonly due: ClockDay | null;
+  readonly start: ClockDay | null;
+  /** The day it was completed; 'undated' for a VTODO completed without a COMPLETED time; null when open. */
+  readonly completed: number | 'undated' | null;
+  /** v3 priority, -1 to 3. */
+  readonly priority: number;
+  /** v3 tags: "a, b". */
+  readonly tags: string;
+  /** v3 repeat text, extensions included. */
+  readonly repeat: string;
+  /** Minutes before due (0: none). */
+  readonly remind: number;
+  /** The UID of the parent task (RELATED-TO;RELTYPE=PARENT), when it names one. */
+  readonly parentUid: string | null;
+  /** The `X-TICKLER-…` fields the object carries; those it does not carry stay as they are. */
+  readonly tickler: Readonly<Partial<Record<TicklerField, number>>>;
+  /** iCalendar's STATUS:CANCELLED, for a task whose v3 status the object does not carry. */
+  readonly cancelled: boolean;
+  readonly kept: KeptIcal;
+}
+
+/**
+ * iCalendar's PRIORITY (1 highest … 9 lowest, 0 undefined) of the v3 priorities 3 (Top) … -1
+ * (Negative): Top 1, High 3, Medium 5, Low 0, Negative 9.
+ */
+export const ICAL_PRIORITY: Readonly<Record<number, number>> = { 3: 1, 2: 3, 1: 5, 0: 0, [-1]: 9 };
+
+/**
+ * The v3 priority of an iCalendar PRIORITY: 0 (undefined), 7 and 8 are Low; the others the nearest
+ * of 1, 3, 5 and 9, a value halfway between two taking the lower priority.
+ */
+export function v3Priority(p: number): number {
+  if (!Number.isInteger(p) || p <= 0 || p > 9) return 0;
+  if (p === 7 || p === 8) return 0;
+  if (p === 1) return 3;
+  if (p <= 3) return 2;
+  if (p <= 5) return 1;
+  if (p === 6) return 0;
+  return -1;
+}

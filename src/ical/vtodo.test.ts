@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import ICAL from 'ical.js';
+import { newTask } from '../../test/factories.js';
+import type { Task } from '../storage/store.js';
+import { clockOf, dayOf, momentOf, storedDate } from './times.js';
+import { readCalendarObject } from './vtodo-read.js';
+import { calendarObject, vtodoOf } from './vtodo-write.js';
+import { NOTHING_KEPT, v3Priority, type KeptIcal, type TodoFields } from './vtodo-model.js';
+
+/** The VTODO mapping (docs/caldav.md): written and read back, what v3 holds comes back whole. */
+
+const DAY = 86400;
+const write = (t: Task, offsetMinutes = -300, kept: KeptIcal = NOTHING_KEPT, parentUid?: string): string =>
+  calendarObject(vtodoOf(t, { uid: `u-${t.id}`, parentUid, kept, offsetMinutes }), kept);
+function read(body: string, offsetMinutes = -300): TodoFields {
+  const r = readCalendarObject(body, offsetMinutes);
+  if ('problem' in r) assert.fail(`${r.problem.kind}: ${r.problem.desc}`);
+  return r.ok;
+}
+const calendar = (...lines: string[]): string => ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN', ...lines, 'END:VCALENDAR', ''].join('\r\n');
+const todo = (...lines: string[]): string => calendar('BEGIN:VTODO', 'UID:abc-1', 'SUMMARY:Buy milk', ...lines, 'END:VTODO');
+
+describe('the VTODO mapping', () => {
+  it('round trip, property: every v3 field comes back as it was, in any account clock', () => {
+    const day = fc.integer({ min: 0, max: 60000 });
+    const time = fc.option(fc.integer({ min: 0, max: DAY - 1 }), { nil: null });
+    const task = fc.record({
+      title: fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim() === s && s !== ''),
+      note: fc.string({ maxLength: 60 }),
+      due: fc.option(fc.record({ day, time })),
+      start: fc.option(fc.record({ day, time })),
+      completed: fc.option(day),
+      priority: fc.integer({ min: -1, max: 3 }),
+      tags: fc.array(fc.stringMatching(/^[a-z][a-z ]{0,6}[a-z]$/), { maxLength: 3 }),
+      repeat: fc.constantFrom('', 'FREQ=DAILY', 'FREQ=WEEKLY;BYDAY=MO,WE', 'FREQ=MONTHLY;BYMONTHDAY=1;FROMCOMP', 'FREQ=YEARLY;FASTFORWARD', 'PARENT', 'BYDAY=MO', 'WEEKLY'),
+      remind: fc.constantFrom(0, 15, 60, 1440),
+      star: fc.integer({ min: 0, max: 1 }),
+      context: fc.nat(50),
+      status: fc.integer({ min: 0, max: 10 }),
+      length: fc.nat(500),
+      duedatemod: fc.integer({ min: 0, max: 3 }),
+      offset: fc.integer({ min: -24, max: 28 }).map((h) => h * 30),
+    });
+    fc.assert(
+      fc.property(task, (x) => {
+        const t = newTask(7, {
+          title: x.title,
+          note: x.note,
+          duedate: x.due ? storedDate(x.due.day) : 0,
+          duetime: x.due ? x.due.time : null,
+          startdate: x.start ? storedDate(x.start.day) : 0,
+          starttime: x.start ? x.start.time : null,
+          completed: x.completed === null ? 0 : storedDate(x.completed),
+          priority: x.priority,
+          tag: [...new Set(x.tags)].join(', '),
+          repeat: x.repeat,
+          remind: x.remind,
+          star: x.star,
+          context: x.context,
+          status: x.completed === null ? x.status : x.status,
+          length: x.length,
+          duedatemod: x.duedatemod,
+          modified: 1_800_000_000,
+          added: 1_799_900_000,
+        });
+        const back = read(write(t, x.offset), x.offset);
+        assert.equal(back.uid, 'u-7');
+        assert.equal(back.title, t.title);
+        assert.equal(back.note, t.note);
+        assert.deepEqual(back.due, x.due && { ...x.due });
+        assert.deepEqual(back.start, x.start && { ...x.start });
+        assert.equal(back.completed, x.completed);
+        assert.equal(back.priority, t.priority);
+        assert.equal(back.tags, t.tag);
+        assert.equal(back.repeat, t.repeat, 'the v3 text exactly, bare words and rules iCalendar cannot hold included');
+        assert.equal(back.remind, t.remind);
+        for (const f of ['star', 'context', 'status', 'length', 'duedatemod'] as const) assert.equal(back.tickler[f] ?? 0, t[f], f);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes what clients read: DUE as a DATE without a time and a UTC DATE-TIME with one, COMPLETED, PRIORITY, CATEGORIES, the reminder before DUE', () => {
+    const t = newTask(3, {
+      duedate: storedDate(20_000),
+      duetime: 14 * 3600,
+      completed: storedDate(20_001),
+      priority: 3,
+      tag: 'home, calls',
+      remind: 15,
+      repeat: 'FREQ=WEEKLY;FROMCOMP',
+      modified: 1_800_000_000,
+      added: 1_800_000_000 + 3600,
+    });
+    const todoComp = new ICAL.Component(ICAL.parse(write(t, 60))).getFirstSubcomponent('vtodo') as ICAL.Component;
+    const due = todoComp.getFirstProperty('due') as ICAL.Property;
+    // 14:00 in an account one hour east of UTC is 13:00Z.
+    assert.equal(due.getFirstValue()?.toString(), '2024-10-04T13:00:00Z');
+    assert.equal(todoComp.getFirstPropertyValue('status'), 'COMPLETED');
+    assert.equal(todoComp.getFirstPropertyValue('priority'), 1);
+    assert.deepEqual(todoComp.getFirstProperty('categories')?.getValues(), ['home', 'calls']);
+    assert.equal(todoComp.getFirstPropertyValue('rrule')?.toString(), 'FREQ=WEEKLY');
+    assert.equal(todoComp.getFirstPropertyValue('x-tickler-repeat'), 'FREQ=WEEKLY;FROMCOMP');
+    const trigger = todoComp.getFirstSubcomponent('valarm')?.getFirstProperty('trigger') as ICAL.Property;
+    assert.equal(trigger.getParameter('related'), 'END');
+    assert.equal(trigger.getFirstValue()?.toString(), '-PT15M');
+    const created = (todoComp.getFirstPropertyValue('created') as ICAL.Time).toUnixTime();
+    const modified = (todoComp.getFirstPropertyValue('last-modified') as ICAL.Time).toUnixTime();
+    assert.ok(created <= modified, 'CREATED is never later than LAST-MODIFIED');
+    const allDay = new ICAL.Component(ICAL.parse(write(newTask(4, { duedate: storedDate(20_000) })))).getFirstSubcomponent('vtodo');
+    assert.equal((allDay?.getFirstPropertyValue('due') as ICAL.Time).isDate, true);
+  });
+
+  it('reads times from every form: UTC, a VTIMEZONE, an IANA name without one, floating, a DATE', () => {
+    const berlin = [
+      'BEGIN:VTIMEZONE', 'TZID:Europe/Berlin',
+      'BEGIN:DAYLIGHT', 'DTSTART:19700329T020000', 'TZOFFSETFROM:+0100', 'TZOFFSETTO:+0200', 'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU', 'END:DAYLIGHT',
+      'BEGIN:STANDARD', 'DTSTART:19701025T030000', 'TZOFFSETFROM:+0200', 'TZOFFSETTO:+0100', 'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU', 'END:STANDARD',
+      'END:VTIMEZONE',
+    ];
+    // An account at UTC-5: 14:00 in Berlin in July (UTC+2) is 07:00 there.
+    const zoned = calendar(...berlin, 'BEGIN:VTODO', 'UID:z', 'SUMMARY:x', 'DUE;TZID=Europe/Berlin:20260708T140000', 'END:VTODO');
+    assert.deepEqual(read(zoned).due, { day: Date.UTC(2026, 6, 8) / 1000 / DAY, time: 7 * 3600 });
+    const iana = todo('DUE;TZID=Europe/Berlin:20260108T140000');
+    assert.deepEqual(read(iana).due, { day: Date.UTC(2026, 0, 8) / 1000 / DAY, time: 8 * 3600 }, 'winter: UTC+1');
+    assert.deepEqual(read(todo('DUE:20260108T140000Z')).due, { day: Date.UTC(2026, 0, 8) / 1000 / DAY, time: 9 * 3600 });
+    assert.deepEqual(read(todo('DUE:20260108T140000')).due, { day: Date.UTC(2026, 0, 8) / 1000 / DAY, time: 14 * 3600 }, 'floating: the clock time as it is');
+    assert.deepEqual(read(todo('DUE;VALUE=DATE:20260108')).due, { day: Date.UTC(2026, 0, 8) / 1000 / DAY, time: null });
+    // A moment past midnight in the account's clock is the next day there.
+    assert.deepEqual(clockOf(momentOf(100, 23 * 3600, -300), 60), { day: 101, time: 5 * 3600 });
+    assert.equal(dayOf(storedDate(123)), 123);
+  });
+
+  it('keeps what it does not model, and writes it back: X-APPLE and X-MOZ properties, ATTACH, other alarms, time zones they name', () => {
+    const sent = calendar(
+      'BEGIN:VTIMEZONE', 'TZID:Europe/Paris', 'BEGIN:STANDARD', 'DTSTART:19701025T030000', 'TZOFFSETFROM:+0200', 'TZOFFSETTO:+0100', 'END:STANDARD', 'END:VTIMEZONE',
+      'BEGIN:VTODO', 'UID:k', 'SUMMARY:Keep', 'X-APPLE-SORT-ORDER:712', 'X-MOZ-GENERATION:3', 'ATTACH:https://example.org/a.pdf', 'PERCENT-COMPLETE:40',
+      'X-OTHER;TZID=Europe/Paris:20260101T100000',
+      'BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER;VALUE=DATE-TIME:20260101T090000Z', 'END:VALARM',
+      'END:VTODO',
+    );
+    const fields = read(sent);
+    const again = write(newTask(1, { title: 'Keep', modified: 1_800_000_000 }), -300, fields.kept);
+    for (const line of ['X-APPLE-SORT-ORDER:712', 'X-MOZ-GENERATION:3', 'ATTACH:https://example.org/a.pdf', 'PERCENT-COMPLETE:40', 'TRIGGER;VALUE=DATE-TIME:20260101T090000Z', 'TZID:Europe/Paris']) {
+      assert.ok(again.includes(line), `${line} comes back:\n${again}`);
+    }
+    assert.deepEqual(read(again).kept, fields.kept, 'and is kept again, unchanged');
+  });
+
+  it('a client that changes the rule keeps "from completion"; one that removes it stops the repeat; PARENT survives clients that know no such rule', () => {
+    const tickler = write(newTask(1, { repeat: 'FREQ=WEEKLY;FROMCOMP' }));
+    assert.equal(read(tickler.replace('RRULE:FREQ=WEEKLY', 'RRULE:FREQ=DAILY')).repeat, 'FREQ=DAILY;FROMCOMP');
+    assert.equal(read(tickler.replace('RRULE:FREQ=WEEKLY\r\n', '')).repeat, '');
+    assert.equal(read(write(newTask(1, { repeat: 'PARENT' }))).repeat, 'PARENT');
+    assert.equal(read(todo('RRULE:FREQ=MONTHLY;BYMONTHDAY=15')).repeat, 'FREQ=MONTHLY;BYMONTHDAY=15');
+  });
+
+  it('reads PRIORITY to the nearest v3 priority, ties to the lower', () => {
+    assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1].map(v3Priority), [0, 3, 2, 2, 1, 1, 0, 0, 0, -1, 0, 0]);
+  });
+
+  it('reads status, completion, parent and the reminder of clients that write them their own way', () => {
+    const done = read(todo('STATUS:COMPLETED'));
+    assert.equal(done.completed, 'undated', 'completed, with no COMPLETED time');
+    assert.equal(read(todo('STATUS:CANCELLED')).cancelled, true);
+    assert.equal(read(todo('RELATED-TO:parent-uid')).parentUid, 'parent-uid', 'RELTYPE defaults to PARENT');
+    assert.equal(read(todo('RELATED-TO;RELTYPE=SIBLING:s')).parentUid, null);
+    const alarm = read(todo('DUE:20260108T140000Z', 'BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER;RELATED=END:-PT1H', 'END:VALARM'));
+    assert.equal(alarm.remind, 60);
+    assert.deepEqual(alarm.kept.comps, [], 'the reminder is the task\'s, not kept beside it');
+    assert.equal(read(todo('CATEGORIES:a,b', 'CATEGORIES:c')).tags, 'a, b, c');
+  });
+
+  it('refuses what is not a to-do: not iCalendar, an event, no UID, no title, two UIDs', () => {
+    const problem = (body: string): string => {
+      const r = readCalendarObject(body, 0);
+      return 'problem' in r ? r.problem.kind : 'ok';
+    };
+    assert.equal(problem('hello'), 'calendar-data');
+    assert.equal(problem('BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nEND:VCALENDAR\r\n'), 'calendar-data');
+    assert.equal(problem('BEGIN:VCARD\r\nVERSION:4.0\r\nEND:VCARD\r\n'), 'calendar-data');
+    assert.equal(problem(calendar('BEGIN:VEVENT', 'UID:e', 'DTSTART:20260101T100000Z', 'END:VEVENT')), 'component');
+    assert.equal(problem(calendar()), 'component');
+    assert.equal(problem(calendar('BEGIN:VTODO', 'SUMMARY:x', 'END:VTODO')), 'object');
+    assert.equal(problem(calendar('BEGIN:VTODO', 'UID:a', 'END:VTODO')), 'object');
+    assert.equal(problem(calendar('BEGIN:VTODO', 'UID:a', 'SUMMARY:x', 'END:VTODO', 'BEGIN:VTODO', 'UID:b', 'SUMMARY:y', 'END:VTODO')), 'object');
+  });
+});
