@@ -58,6 +58,10 @@ export interface ChangesRepo {
    * now (moved elsewhere or deleted), each in the order of its position.
    */
   folderSince(userPk: number, folder: number, after: number, upTo: number): Promise<{ readonly members: FolderMember[]; readonly left: FolderMember[] }>;
+  /** The positions of these tasks' latest changes (their ETags); tasks not logged are absent. */
+  taskPositions(userPk: number, taskIds: readonly number[]): Promise<Map<number, number>>;
+  /** Every task in the folder now (0: without a folder), with the position of its latest change, by id. */
+  folderMembers(userPk: number, folder: number): Promise<FolderMember[]>;
   /**
    * Forgets deletions and folder exits recorded before `before` (Unix seconds, the database's
    * clock), and raises each account's floor to the highest position forgotten. Returns how many

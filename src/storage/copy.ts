@@ -43,6 +43,8 @@ export const COPIED_TABLES = [
   'saved_searches',
   'changes',
   'task_folder_exits',
+  'caldav_objects',
+  'caldav_calendars',
 ] as const;
 
 export interface TableDump {

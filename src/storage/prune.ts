@@ -17,6 +17,12 @@ export async function pruneExpired(store: Store, nowSeconds: number, options: { 
   // The change log's deletions past CHANGES_RETENTION_DAYS, in a transaction of their own: the
   // accounts' floors move with them (changes-port.ts).
   const keep = options.changesRetentionSeconds;
-  if (keep !== undefined) await store.transaction((tx) => tx.changes.prune(nowSeconds - keep));
+  if (keep !== undefined) {
+    await store.transaction(async (tx) => {
+      await tx.changes.prune(nowSeconds - keep);
+      // Calendar objects of deleted tasks whose exits went with them: no calendar reports them any more.
+      await tx.caldav.prune();
+    });
+  }
   await store.counters.prune(nowSeconds);
 }

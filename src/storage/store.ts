@@ -11,6 +11,7 @@
  */
 
 import type { Clock } from '../lib/clock.js';
+import type { CaldavRepo } from './caldav-port.js';
 import type { ChangeNotices, ChangesRepo } from './changes-port.js';
 import type { AttachmentsRepo, DocumentKind, DocumentsRepo } from './documents-port.js';
 import type { ImportsRepo } from './imports-port.js';
@@ -18,6 +19,7 @@ import type { OrganizersRepo } from './organizers-port.js';
 import type { SharingRepo } from './sharing-port.js';
 import type { TasksRepo } from './tasks-port.js';
 
+export type * from './caldav-port.js';
 export type * from './changes-port.js';
 export type * from './documents-port.js';
 export type * from './imports-port.js';
@@ -421,6 +423,8 @@ export interface Repos {
   readonly sharing: SharingRepo;
   /** The change log (changes-port.ts): written by the database itself with every change of a record. */
   readonly changes: ChangesRepo;
+  /** What CalDAV keeps beside tasks and folders (caldav-port.ts). */
+  readonly caldav: CaldavRepo;
 }
 
 /** The most keys CountersRepo.hitMany takes: 4 parameters each, far below either database's limit. */

@@ -629,6 +629,53 @@ WHERE json_array_length(cols::json) > 0;
     name: 'the change log: one counter per account, the latest change of each record',
     sql: changeLogSql(),
   },
+  {
+    version: 20,
+    name: 'CalDAV: the names, UIDs and kept properties of calendar objects, and calendars\' properties',
+    sql: `
+-- As SQLite's step 20 (see its comments there).
+CREATE TABLE caldav_objects (
+  user_pk BIGINT  NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  task_id INTEGER NOT NULL,
+  name    TEXT    NOT NULL,
+  uid     TEXT    NOT NULL,
+  kept    TEXT    NOT NULL,
+  PRIMARY KEY (user_pk, task_id),
+  UNIQUE (user_pk, name),
+  UNIQUE (user_pk, uid)
+);
+
+CREATE TABLE caldav_calendars (
+  user_pk BIGINT  NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  folder  INTEGER NOT NULL,
+  props   TEXT    NOT NULL,
+  PRIMARY KEY (user_pk, folder)
+);
+
+-- A change to what is kept of a calendar object is a change of its task, logged as migration 17's
+-- triggers log one (per statement, the account's counter moved once by the rows' number).
+CREATE FUNCTION caldav_objects_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF current_setting('tickler.loading', true) = 'on' THEN RETURN NULL; END IF;
+  WITH live AS (
+    SELECT r.user_pk, r.task_id FROM new_rows r JOIN tasks t ON t.user_pk = r.user_pk AND t.id = r.task_id
+  ),
+  counts AS (SELECT user_pk, count(*) AS n FROM live GROUP BY user_pk),
+  bumped AS (
+    UPDATE accounts a SET change_seq = a.change_seq + c.n FROM counts c WHERE a.pk = c.user_pk
+    RETURNING a.pk, a.change_seq - c.n AS base
+  )
+  INSERT INTO changes (user_pk, kind, rec_id, seq, gone, at)
+    SELECT l.user_pk, 'task', l.task_id::text, b.base + row_number() OVER (PARTITION BY l.user_pk ORDER BY l.task_id), 0, extract(epoch FROM now())::bigint
+    FROM live l JOIN bumped b ON b.pk = l.user_pk
+    ON CONFLICT (user_pk, kind, rec_id) DO UPDATE SET seq = excluded.seq, gone = excluded.gone, at = excluded.at;
+  PERFORM pg_notify('tickler_changes', u.user_pk::text) FROM (SELECT DISTINCT user_pk FROM new_rows) u;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER caldav_objects_changed_on_insert AFTER INSERT ON caldav_objects REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION caldav_objects_changed();
+CREATE TRIGGER caldav_objects_changed_on_update AFTER UPDATE ON caldav_objects REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION caldav_objects_changed();
+`,
+  },
 ];
 
 /**

@@ -55,6 +55,26 @@ export class SqlChanges implements ChangesRepo {
     return { members: members.map(member), left: left.map(member) };
   }
 
+  async taskPositions(userPk: number, taskIds: readonly number[]): Promise<Map<number, number>> {
+    if (taskIds.length === 0) return new Map();
+    const rows = await this.db.allRaw(
+      `SELECT rec_id, seq FROM changes WHERE user_pk = ? AND kind = 'task' AND ${this.dialect.inTextList('rec_id')}`,
+      userPk,
+      textList(taskIds.map(String)),
+    );
+    return new Map(rows.map((r) => [Number(r[0]), r[1] as number]));
+  }
+
+  async folderMembers(userPk: number, folder: number): Promise<FolderMember[]> {
+    const rows = await this.db.allRaw(
+      `SELECT t.id, c.seq FROM tasks t JOIN changes c ON c.user_pk = t.user_pk AND c.kind = 'task' AND c.rec_id = CAST(t.id AS TEXT)
+       WHERE t.user_pk = ? AND t.folder = ? ORDER BY t.id`,
+      userPk,
+      folder,
+    );
+    return rows.map((r) => ({ id: r[0] as number, seq: r[1] as number }));
+  }
+
   async prune(before: number): Promise<number> {
     // The floor first, from what is about to go, in the same transaction as the deletes.
     await this.db.run(

@@ -3,6 +3,7 @@ import { SqlAccountLinks } from './account-links.js';
 import { SqlAccounts } from './accounts.js';
 import { SqlAuthRequests } from './auth-requests.js';
 import { SqlAttachments } from './attachments.js';
+import { SqlCaldav } from './caldav.js';
 import { SqlChanges } from './changes.js';
 import { SqlClients } from './clients.js';
 import type { Dialect, LockRows, SqlDb } from './db.js';
@@ -34,5 +35,6 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     imports: new SqlImports(db),
     sharing: new SqlSharing(db, dialect),
     changes: new SqlChanges(db, dialect),
+    caldav: new SqlCaldav(db, dialect),
   };
 }

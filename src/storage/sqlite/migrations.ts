@@ -688,6 +688,52 @@ WHERE json_array_length(cols) > 0;
     name: 'the change log: one counter per account, the latest change of each record',
     sql: changeLogSql(),
   },
+  {
+    version: 20,
+    name: 'CalDAV: the names, UIDs and kept properties of calendar objects, and calendars\' properties',
+    sql: `
+-- A task a CalDAV client created or changed: the resource name and UID it chose, and what of its
+-- VTODO Tickler does not model (jCal, written back as it came: src/ical/). A task without a row
+-- has names of Tickler's own. A row outlives its task until the task's exit from its folder is
+-- pruned, so that calendars can still report the name gone (src/storage/sql/caldav.ts).
+CREATE TABLE caldav_objects (
+  user_pk INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  task_id INTEGER NOT NULL,
+  name    TEXT    NOT NULL,
+  uid     TEXT    NOT NULL,
+  kept    TEXT    NOT NULL,
+  PRIMARY KEY (user_pk, task_id),
+  UNIQUE (user_pk, name),
+  UNIQUE (user_pk, uid)
+) STRICT, WITHOUT ROWID;
+
+-- Properties clients set on a calendar that Tickler keeps for them (a colour, an order), as XML.
+-- folder 0 is the calendar of the tasks without a folder.
+CREATE TABLE caldav_calendars (
+  user_pk INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  folder  INTEGER NOT NULL,
+  props   TEXT    NOT NULL,
+  PRIMARY KEY (user_pk, folder)
+) STRICT, WITHOUT ROWID;
+
+-- What is kept of a calendar object is part of it: a change to it is a change of its task (its
+-- ETag, the calendars' sync tokens), as migration 17's triggers write one.
+CREATE TRIGGER caldav_objects_changed_on_insert AFTER INSERT ON caldav_objects
+WHEN EXISTS (SELECT 1 FROM tasks WHERE user_pk = NEW.user_pk AND id = NEW.task_id) BEGIN
+  UPDATE accounts SET change_seq = change_seq + 1 WHERE pk = NEW.user_pk;
+  INSERT INTO changes (user_pk, kind, rec_id, seq, gone, at)
+    SELECT pk, 'task', CAST(NEW.task_id AS TEXT), change_seq, 0, unixepoch() FROM accounts WHERE pk = NEW.user_pk
+    ON CONFLICT (user_pk, kind, rec_id) DO UPDATE SET seq = excluded.seq, gone = excluded.gone, at = excluded.at;
+END;
+CREATE TRIGGER caldav_objects_changed_on_update AFTER UPDATE ON caldav_objects
+WHEN EXISTS (SELECT 1 FROM tasks WHERE user_pk = NEW.user_pk AND id = NEW.task_id) BEGIN
+  UPDATE accounts SET change_seq = change_seq + 1 WHERE pk = NEW.user_pk;
+  INSERT INTO changes (user_pk, kind, rec_id, seq, gone, at)
+    SELECT pk, 'task', CAST(NEW.task_id AS TEXT), change_seq, 0, unixepoch() FROM accounts WHERE pk = NEW.user_pk
+    ON CONFLICT (user_pk, kind, rec_id) DO UPDATE SET seq = excluded.seq, gone = excluded.gone, at = excluded.at;
+END;
+`,
+  },
 ];
 
 /**

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { newAccount, newTask } from '../../../test/factories.js';
 import { freshDatabase } from '../../../test/database.js';
+import { caldavContract } from '../caldav.contract.js';
 import { changesContract } from '../changes.contract.js';
 import { oauthContract } from '../oauth.contract.js';
 import { documentsContract, keptCountsBackfilled, listColumnsReordered } from '../documents.contract.js';
@@ -43,6 +44,7 @@ accountsAppsContract('sqlite', openSqlite);
 importsContract('sqlite', openSqlite);
 sharingContract('sqlite', openSqlite);
 changesContract('sqlite', openSqlite);
+caldavContract('sqlite', openSqlite);
 
 const VERSIONS = MIGRATIONS.map((m) => m.version);
 
