@@ -1,0 +1,166 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
+/**
+ * WebDAV's XML (RFC 4918), read with its namespaces resolved and written with fixed prefixes.
+ * fast-xml-parser reads the text and keeps prefixes as written; this resolves each element's
+ * namespace from the xmlns declarations in force, so that `<A:prop xmlns:A="DAV:">` and
+ * `<prop xmlns="DAV:">` read the same. A document type declaration is refused before parsing:
+ * no entity of a client's is ever expanded.
+ */
+
+export const DAV = 'DAV:';
+export const CALDAV = 'urn:ietf:params:xml:ns:caldav';
+export const CS = 'http://calendarserver.org/ns/';
+export const ICAL = 'http://apple.com/ns/ical/';
+
+/** Prefixes of the answers' well-known namespaces, declared once on the root. */
+const PREFIX: Readonly<Record<string, string>> = { [DAV]: 'd', [CALDAV]: 'c', [CS]: 'cs', [ICAL]: 'x1' };
+export const ROOT_NAMESPACES = Object.entries(PREFIX)
+  .map(([ns, p]) => `xmlns:${p}="${ns}"`)
+  .join(' ');
+
+export interface DavElement {
+  readonly ns: string;
+  readonly name: string;
+  readonly attrs: Readonly<Record<string, string>>;
+  readonly children: readonly DavElement[];
+  /** The element's own text, its children's excluded. */
+  readonly text: string;
+}
+
+export class DavXmlError extends Error {
+  override name = 'DavXmlError';
+}
+
+/** `{namespace}name`, the Clark notation properties are keyed by. */
+export const clark = (ns: string, name: string): string => `{${ns}}${name}`;
+export const clarkOf = (e: DavElement): string => clark(e.ns, e.name);
+
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  processEntities: true,
+  htmlEntities: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  commentPropName: false,
+});
+
+type Ordered = Record<string, unknown>;
+
+function convert(node: Ordered, scope: ReadonlyMap<string, string>): DavElement | undefined {
+  const tag = Object.keys(node).find((k) => k !== ':@');
+  if (tag === undefined || tag === '#text') return undefined;
+  const rawAttrs = (node[':@'] ?? {}) as Record<string, string>;
+  const local = new Map(scope);
+  const attrs: Record<string, string> = {};
+  for (const [name, value] of Object.entries(rawAttrs)) {
+    if (name === 'xmlns') local.set('', value);
+    else if (name.startsWith('xmlns:')) local.set(name.slice(6), value);
+    else attrs[name] = value;
+  }
+  const colon = tag.indexOf(':');
+  const prefix = colon < 0 ? '' : tag.slice(0, colon);
+  const name = colon < 0 ? tag : tag.slice(colon + 1);
+  const ns = local.get(prefix);
+  if (ns === undefined && prefix !== '') throw new DavXmlError(`the prefix ${prefix} is not declared`);
+  const inner = (node[tag] ?? []) as Ordered[];
+  const children: DavElement[] = [];
+  let text = '';
+  for (const c of inner) {
+    if (Object.hasOwn(c, '#text')) text += String(c['#text']);
+    else {
+      const child = convert(c, local);
+      if (child) children.push(child);
+    }
+  }
+  return { ns: ns ?? '', name, attrs, children, text };
+}
+
+/** The root element of a request body; DavXmlError when it is not one well-formed XML document. */
+export function parseDav(body: string): DavElement {
+  if (/<!DOCTYPE/i.test(body)) throw new DavXmlError('document type declarations are not accepted');
+  // The parser reads what it can of anything; the validator says whether it is well-formed XML.
+  const valid = XMLValidator.validate(body);
+  if (valid !== true) throw new DavXmlError(`not XML: ${valid.err.msg}`);
+  let ordered: Ordered[];
+  try {
+    ordered = parser.parse(body) as Ordered[];
+  } catch (err) {
+    throw new DavXmlError(`not XML: ${(err as Error).message}`);
+  }
+  const roots = ordered.map((n) => convert(n, new Map([['xml', 'http://www.w3.org/XML/1998/namespace']]))).filter((e): e is DavElement => e !== undefined);
+  if (roots.length !== 1) throw new DavXmlError('a body must hold exactly one root element');
+  return roots[0] as DavElement;
+}
+
+export function child(e: DavElement | undefined, ns: string, name: string): DavElement | undefined {
+  return e?.children.find((c) => c.ns === ns && c.name === name);
+}
+
+export function children(e: DavElement | undefined, ns: string, name: string): DavElement[] {
+  return e?.children.filter((c) => c.ns === ns && c.name === name) ?? [];
+}
+
+export function escapeXml(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
+}
+
+/** An element of a known namespace, with its content already written (or empty). */
+export function el(ns: string, name: string, content = ''): string {
+  const p = PREFIX[ns];
+  const tag = p ? `${p}:${name}` : name;
+  const decl = p ? '' : ` xmlns="${escapeXml(ns)}"`;
+  return content === '' ? `<${tag}${decl}/>` : `<${tag}${decl}>${content}</${tag}>`;
+}
+
+/** An element as a client sent it (a dead property), written back with its namespaces declared. */
+export function writeElement(e: DavElement): string {
+  const attrs = Object.entries(e.attrs)
+    .map(([k, v]) => ` ${k}="${escapeXml(v)}"`)
+    .join('');
+  const inner = escapeXml(e.text) + e.children.map(writeElement).join('');
+  const open = `<${e.name} xmlns="${escapeXml(e.ns)}"${attrs}`;
+  return inner === '' ? `${open}/>` : `${open}>${inner}</${e.name}>`;
+}
+
+/** `<d:href>` of a path, each segment's characters escaped as a URL's. */
+export function href(path: string): string {
+  return el(DAV, 'href', escapeXml(path));
+}
+
+export const XML_HEAD = '<?xml version="1.0" encoding="utf-8"?>\n';
+
+export interface PropStat {
+  readonly status: number;
+  readonly props: readonly string[];
+}
+
+const REASONS: Readonly<Record<number, string>> = { 200: 'OK', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 424: 'Failed Dependency', 507: 'Insufficient Storage' };
+
+export function statusLine(status: number): string {
+  return `HTTP/1.1 ${status} ${REASONS[status] ?? ''}`.trimEnd();
+}
+
+/** One `<d:response>`: propstats grouped by status (empty groups left out), or a bare status. */
+export function response(path: string, propstats: readonly PropStat[] | number): string {
+  if (typeof propstats === 'number') return el(DAV, 'response', href(path) + el(DAV, 'status', statusLine(propstats)));
+  const parts = propstats
+    .filter((ps) => ps.props.length > 0)
+    .map((ps) => el(DAV, 'propstat', el(DAV, 'prop', ps.props.join('')) + el(DAV, 'status', statusLine(ps.status))));
+  return el(DAV, 'response', href(path) + parts.join(''));
+}
+
+export function multistatus(responses: readonly string[], tail = ''): string {
+  return `${XML_HEAD}<d:multistatus ${ROOT_NAMESPACES}>${responses.join('')}${tail}</d:multistatus>`;
+}
+
+/** An error body naming the precondition that failed (RFC 4918 16). */
+export function davError(ns: string, name: string, description?: string): string {
+  const desc = description === undefined ? '' : el(DAV, 'responsedescription', escapeXml(description));
+  return `${XML_HEAD}<d:error ${ROOT_NAMESPACES}>${el(ns, name)}${desc}</d:error>`;
+}
