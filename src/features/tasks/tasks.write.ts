@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import { lockAccount, useTakenIds } from '../account/account.service.js';
 import { classifyId } from '../../http/params.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
-import type { IdBlock, ListedTask, Task } from '../../storage/store.js';
+import type { IdBlock, ListedTask, Repos, Task } from '../../storage/store.js';
 import { applyLinkChanges, checkLinkChanges, readLinkChanges, type LinkChanges } from './task-attachments.js';
 import { copyToOthers, jointChanged, leaveOnDelete } from '../sharing/joint-tasks.js';
 import { OtherAccounts } from '../sharing/other-accounts.js';
@@ -125,7 +125,13 @@ function refOf(item: unknown): string | number | undefined {
  * costs a handful of statements instead of two per task (docs/decisions/0007), and ids are still
  * handed out in submission order, to the items that succeed only (the others' go back).
  */
-export async function addTasks(deps: Deps, auth: AuthContext, items: readonly unknown[], wanted: Wanted): Promise<WriteResult[]> {
+/**
+ * What a caller of another protocol writes beside the tasks in the same transaction (CalDAV: the
+ * calendar object's name and UID), once the items are judged and written: all or none of both.
+ */
+export type AlsoWrite<R> = (tx: Repos, results: readonly R[]) => Promise<void>;
+
+export async function addTasks(deps: Deps, auth: AuthContext, items: readonly unknown[], wanted: Wanted, also?: AlsoWrite<WriteResult>): Promise<WriteResult[]> {
   // The call's ids come with its lock, one for each item; those of refused items go back.
   const ids = items.length > 0 ? { kind: 'task' as const, count: items.length } : undefined;
   const add = async (ctx: WriteContext): Promise<WriteResult[]> => {
@@ -135,11 +141,13 @@ export async function addTasks(deps: Deps, auth: AuthContext, items: readonly un
     if (good.length === 0 && ctx.ids) await useTakenIds(ctx.tx, ctx.account.pk, ctx.ids, 0);
     const written = good.length === 0 ? [] : await insertAdded(ctx, good, wanted);
     let next = 0;
-    return judged.map((j, i) => {
+    const results = judged.map((j, i): WriteResult => {
       const ref = refOf(items[i]);
       if ('errorCode' in j) return { ...j, ref: ref ?? '' };
       return { task: written[next++] as ListedTask, ...(ref !== undefined && { ref }) };
     });
+    if (also) await also(ctx.tx, results);
+    return results;
   };
   return writeCall(deps, auth, add, ids && { ids });
 }
@@ -252,7 +260,7 @@ export async function editTasks(
   deps: Deps,
   auth: AuthContext,
   items: readonly unknown[],
-  options: { wanted: Wanted; reschedule: boolean },
+  options: { wanted: Wanted; reschedule: boolean; also?: AlsoWrite<WriteResult> },
 ): Promise<WriteResult[]> {
   return writeCall(deps, auth, async (ctx) => {
     await ctx.prefetch?.(
@@ -264,7 +272,9 @@ export async function editTasks(
     // Shown once every item is written (views): the parts of a task two items edit show the end state.
     const shown = await views(ctx, edited.filter((e): e is Shown => !('errorCode' in e)), options.wanted);
     let next = 0;
-    return edited.map((e) => ('errorCode' in e ? e : { task: shown[next++] as ListedTask }));
+    const results = edited.map((e): WriteResult => ('errorCode' in e ? e : { task: shown[next++] as ListedTask }));
+    if (options.also) await options.also(ctx.tx, results);
+    return results;
   }, { partners: true });
 }
 

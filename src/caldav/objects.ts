@@ -1,0 +1,110 @@
+import ICAL from 'ical.js';
+import type { Deps } from '../deps.js';
+import { calendarObject, vtodoOf } from '../ical/vtodo-write.js';
+import { NOTHING_KEPT, type KeptIcal } from '../ical/vtodo-model.js';
+import type { CalendarObject, Task } from '../storage/store.js';
+import type { Calendar } from './calendars.js';
+
+/**
+ * Calendar objects: a task as a CalDAV client sees it (docs/caldav.md). An object's name and UID
+ * are the ones its client chose, kept beside the task (storage/caldav-port.ts); a task no client
+ * named has names of Tickler's own. Its ETag is the position of the task's latest change in the
+ * account's log (docs/decisions/0023): any change of the task, through any face, changes it.
+ */
+
+export interface AccountView {
+  readonly pk: number;
+  readonly userid: string;
+  readonly pro: number;
+  /** The account's clock, minutes east of UTC. */
+  readonly offsetMinutes: number;
+}
+
+const DEFAULT_NAME = /^tickler-(\d{1,10})\.ics$/;
+
+export const defaultName = (taskId: number): string => `tickler-${taskId}.ics`;
+export const defaultUid = (taskId: number, userid: string): string => `task-${taskId}-${userid}@tickler`;
+export const etagOf = (seq: number): string => `"${seq}"`;
+
+/** The task a name of Tickler's own names, or undefined. */
+export function taskOfDefaultName(name: string): number | undefined {
+  const m = DEFAULT_NAME.exec(name);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** The task a UID of Tickler's own names in this account, or undefined. */
+export function taskOfDefaultUid(uid: string, userid: string): number | undefined {
+  const m = /^task-(\d{1,10})-(.+)@tickler$/.exec(uid);
+  return m && m[2] === userid ? Number(m[1]) : undefined;
+}
+
+export function keptOf(row: CalendarObject | undefined): KeptIcal {
+  if (!row || row.kept === '') return NOTHING_KEPT;
+  return JSON.parse(row.kept) as KeptIcal;
+}
+
+/** An object as listed: its task, its row (if a client named it), its name, UID and ETag. */
+export interface ObjectView {
+  readonly task: Task;
+  readonly row: CalendarObject | undefined;
+  readonly name: string;
+  readonly uid: string;
+  readonly etag: string;
+}
+
+/**
+ * The objects of these tasks, each with its names and ETag, read in three statements whatever
+ * their number (their rows, their positions, and their parents' rows for RELATED-TO).
+ */
+export async function objectViews(deps: Deps, account: AccountView, tasks: readonly Task[]): Promise<ObjectView[]> {
+  const ids = tasks.map((t) => t.id);
+  const [rows, positions] = await Promise.all([deps.store.read.caldav.objectsOf(account.pk, ids), deps.store.read.changes.taskPositions(account.pk, ids)]);
+  return tasks.map((task) => {
+    const row = rows.get(task.id);
+    return {
+      task,
+      row,
+      name: row?.name ?? defaultName(task.id),
+      uid: row?.uid ?? defaultUid(task.id, account.userid),
+      etag: etagOf(positions.get(task.id) ?? 0),
+    };
+  });
+}
+
+/** The UIDs of these tasks (parents of subtasks): a client's where it chose one, else Tickler's. */
+export async function uidsOf(deps: Deps, account: AccountView, taskIds: readonly number[]): Promise<Map<number, string>> {
+  const rows = await deps.store.read.caldav.objectsOf(account.pk, taskIds);
+  return new Map(taskIds.map((id) => [id, rows.get(id)?.uid ?? defaultUid(id, account.userid)]));
+}
+
+/** The objects' iCalendar texts, by task id. */
+export async function objectTexts(deps: Deps, account: AccountView, views: readonly ObjectView[]): Promise<Map<number, string>> {
+  const parents = await uidsOf(deps, account, [...new Set(views.map((v) => v.task.parent).filter((p) => p !== 0))]);
+  return new Map(views.map((v) => [v.task.id, textOf(v, account, parents.get(v.task.parent))]));
+}
+
+export function textOf(v: ObjectView, account: AccountView, parentUid: string | undefined): string {
+  const kept = keptOf(v.row);
+  return calendarObject(vtodoOf(v.task, { uid: v.uid, parentUid, kept, offsetMinutes: account.offsetMinutes }), kept);
+}
+
+/** The object's VCALENDAR as a component, for calendar-query's filters. */
+export function componentOf(text: string): ICAL.Component {
+  return new ICAL.Component(ICAL.parse(text));
+}
+
+/** Where a name stands in a calendar: the object there, a task of another calendar holding it, or nothing. */
+export type Found = { readonly kind: 'here'; readonly view: ObjectView } | { readonly kind: 'elsewhere' } | { readonly kind: 'none' };
+
+export async function findObject(deps: Deps, account: AccountView, calendar: Calendar, name: string): Promise<Found> {
+  const row = await deps.store.read.caldav.byName(account.pk, name);
+  const taskId = row?.taskId ?? taskOfDefaultName(name);
+  if (taskId === undefined) return { kind: 'none' };
+  const task = await deps.store.read.tasks.get(account.pk, taskId);
+  if (!task) return { kind: 'none' };
+  // A name of Tickler's own is no longer the task's once a client named it otherwise.
+  if (!row && (await deps.store.read.caldav.objectsOf(account.pk, [taskId])).has(taskId)) return { kind: 'none' };
+  if (task.folder !== calendar.folder) return { kind: 'elsewhere' };
+  const [view] = await objectViews(deps, account, [task]);
+  return { kind: 'here', view: view as ObjectView };
+}
