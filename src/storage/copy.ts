@@ -41,6 +41,8 @@ export const COPIED_TABLES = [
   'task_shares',
   'task_added_by',
   'saved_searches',
+  // Answers promised to apps for 24 hours (Idempotency-Key): a retry after the move still gets its own.
+  'idempotency_keys',
 ] as const;
 
 export interface TableDump {

@@ -12,12 +12,14 @@
 
 import type { Clock } from '../lib/clock.js';
 import type { AttachmentsRepo, DocumentKind, DocumentsRepo } from './documents-port.js';
+import type { IdempotencyRepo } from './idempotency-port.js';
 import type { ImportsRepo } from './imports-port.js';
 import type { OrganizersRepo } from './organizers-port.js';
 import type { SharingRepo } from './sharing-port.js';
 import type { TasksRepo } from './tasks-port.js';
 
 export type * from './documents-port.js';
+export type * from './idempotency-port.js';
 export type * from './imports-port.js';
 export type * from './organizers-port.js';
 export type * from './sharing-port.js';
@@ -417,6 +419,7 @@ export interface Repos {
   readonly attachments: AttachmentsRepo;
   readonly imports: ImportsRepo;
   readonly sharing: SharingRepo;
+  readonly idempotency: IdempotencyRepo;
 }
 
 /** The most keys CountersRepo.hitMany takes: 4 parameters each, far below either database's limit. */

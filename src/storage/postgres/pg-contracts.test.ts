@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import { testDatabaseUrl } from '../../../test/database.js';
 import { accountsAppsContract } from '../accounts-apps.contract.js';
 import { documentsContract } from '../documents.contract.js';
+import { idempotencyContract } from '../idempotency.contract.js';
 import { importsContract } from '../imports.contract.js';
 import { oauthContract } from '../oauth.contract.js';
 import { organizersContract } from '../organizers.contract.js';
@@ -19,6 +20,7 @@ if (testDatabaseUrl()) {
   accountsAppsContract('postgres', openPostgres);
   importsContract('postgres', openPostgres);
   sharingContract('postgres', openPostgres);
+  idempotencyContract('postgres', openPostgres);
 } else {
   describe('postgres storage contracts', () => {
     it('are skipped: TEST_DATABASE_URL is not set', { skip: 'set TEST_DATABASE_URL (as .ci/run does) to run the PostgreSQL part' }, () => undefined);

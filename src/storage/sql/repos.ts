@@ -6,6 +6,7 @@ import { SqlAttachments } from './attachments.js';
 import { SqlClients } from './clients.js';
 import type { Dialect, LockRows, SqlDb } from './db.js';
 import { SqlDocuments } from './documents.js';
+import { SqlIdempotency } from './idempotency.js';
 import { SqlImports } from './imports.js';
 import { SqlOAuth } from './oauth.js';
 import { SqlOrganizers } from './organizers.js';
@@ -32,5 +33,6 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     attachments: new SqlAttachments(db, dialect),
     imports: new SqlImports(db),
     sharing: new SqlSharing(db, dialect),
+    idempotency: new SqlIdempotency(db),
   };
 }

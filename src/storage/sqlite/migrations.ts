@@ -683,4 +683,31 @@ UPDATE lists SET cols = coalesce((
 WHERE json_array_length(cols) > 0;
 `,
   },
+  // Version 17 is another change's step (the numbers are shared across branches); the runner
+  // applies each listed step that the file lacks, so a file may gain 17 after 18.
+  {
+    version: 18,
+    name: 'idempotency keys',
+    sql: `
+-- The Idempotency-Key of a POST (docs/decisions/0022): per app, account and key, the request's
+-- fingerprint, the attempt that holds it and its lease while it runs (status NULL), then its
+-- answer, until expires_at (24 hours). Pruned with the other expired credentials.
+CREATE TABLE idempotency_keys (
+  user_pk      INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  client_pk    INTEGER NOT NULL REFERENCES clients(pk) ON DELETE CASCADE,
+  key          TEXT    NOT NULL,
+  fingerprint  TEXT    NOT NULL,
+  attempt      TEXT    NOT NULL,
+  locked_until INTEGER NOT NULL,
+  status       INTEGER,
+  content_type TEXT,
+  body         TEXT,
+  created_at   INTEGER NOT NULL,
+  expires_at   INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, client_pk, key)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
+CREATE INDEX idempotency_keys_by_client ON idempotency_keys (client_pk);
+`,
+  },
 ];
