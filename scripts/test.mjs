@@ -64,6 +64,7 @@ const SECOND_PASS = [
   'src/features/tasks/tasks.repeat.test.js',
   'src/http/api-plumbing.test.js',
   'src/http/health.test.js',
+  'src/http/idempotent-answer.test.js',
   'src/http/multipart.test.js',
   'src/oauth/authorize.routes.test.js',
   'src/oauth/consent.routes.test.js',

@@ -83,6 +83,11 @@ export interface Config {
    * shared by others (error 617; docs/sharing.md). 1 as the hosted service; 0 lets everyone.
    */
   readonly sharingMinPro: 0 | 1 | 2;
+  /**
+   * How long a request holding an Idempotency-Key may go unheard of before a retry with the same
+   * key may run it again (its process died; docs/decisions/0022). A live request renews it.
+   */
+  readonly idempotencyLeaseSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -127,6 +132,7 @@ export const DEFAULTS = {
   RATE_LIMIT_RESET_PER_ACCOUNT: '3/1h',
   REGISTRATION: 'closed',
   SHARING_MIN_PRO: '1',
+  IDEMPOTENCY_LEASE_SECONDS: '60',
 } as const;
 
 /** Settings without a default value: empty means "not set". */
@@ -301,6 +307,9 @@ export function loadConfig(env: Env): Config {
     smtpUrl: smtpUrl(env),
     mailFrom: mailFrom(env, pub),
     sharingMinPro: int(env, 'SHARING_MIN_PRO', 0, 2) as 0 | 1 | 2,
+    // Long enough that renewing it (three times a lease) is cheap and a slow database does not
+    // let a live request's key go; short enough that a retry after a crash waits little.
+    idempotencyLeaseSeconds: int(env, 'IDEMPOTENCY_LEASE_SECONDS', 3, 3600),
   };
   return Object.freeze(config);
 }

@@ -112,6 +112,9 @@ describe('deleting an account removes every record of it', () => {
       const fill = async () => {
         const { account, token, app } = await signIn(ctx, { pro: 1, scope: 'basic tasks notes outlines lists write share' });
         await api(ctx, token, '/3/folders/add.php', { name: 'F' });
+        // A call made with an Idempotency-Key: its answer is kept for the app and the account.
+        const keyed = await ctx.app.inject({ method: 'POST', url: '/3/folders/add.php', headers: { authorization: `Bearer ${token}`, 'idempotency-key': 'k1' }, payload: { name: 'K' } });
+        assert.equal(keyed.statusCode, 200);
         await api(ctx, token, '/3/contexts/add.php', { name: 'C' });
         await api(ctx, token, '/3/goals/add.php', { name: 'G' });
         await api(ctx, token, '/3/locations/add.php', { name: 'L' });
