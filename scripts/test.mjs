@@ -61,6 +61,7 @@ const SECOND_PASS = [
   'src/features/tasks/tasks.edit.test.js',
   'src/features/tasks/tasks.fields.test.js',
   'src/features/tasks/tasks.get.test.js',
+  'src/features/tasks/tasks.if-modified.test.js',
   'src/features/tasks/tasks.repeat.test.js',
   'src/http/api-plumbing.test.js',
   'src/http/health.test.js',
