@@ -69,6 +69,7 @@ const SECOND_PASS = [
   'src/http/multipart.test.js',
   'src/oauth/authorize.routes.test.js',
   'src/oauth/consent.routes.test.js',
+  'src/oauth/metadata.routes.test.js',
   'src/oauth/refresh-reuse.test.js',
   'src/oauth/revoke.routes.test.js',
   'src/oauth/token-replay.test.js',
