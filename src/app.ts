@@ -14,6 +14,7 @@ import { healthRoutes } from './http/health.js';
 import './http/fastify-types.js';
 import { AccessLog, requestSerializer } from './http/logging.js';
 import { authorizeRoutes } from './oauth/authorize.routes.js';
+import { metadataRoutes } from './oauth/metadata.routes.js';
 import { revokeRoutes } from './oauth/revoke.routes.js';
 import { tokenRoutes } from './oauth/token.routes.js';
 import { accountRoutes as webAccountRoutes } from './web/account.routes.js';
@@ -80,6 +81,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     changesRoutes(api, deps);
     tokenRoutes(api, deps);
     revokeRoutes(api, deps);
+    metadataRoutes(api, deps);
   });
 
   // Cookies and CSRF belong to the HTML pages only: API calls never run their hooks.

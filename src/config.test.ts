@@ -52,6 +52,7 @@ describe('loadConfig defaults', () => {
       mailFrom: 'Tickler <noreply@127.0.0.1>',
       sharingMinPro: 1,
       changesRetentionDays: 30,
+      idempotencyLeaseSeconds: 60,
     };
     assert.deepEqual(loadConfig({}), expected);
   });
@@ -295,6 +296,8 @@ describe('numeric limits', () => {
     ['REFRESH_TOKEN_REUSE_SECONDS', '300', 'refreshTokenReuseSeconds', 300],
     ['SESSION_TTL_HOURS', '1', 'sessionTtlSeconds', 3600],
     ['SESSION_TTL_HOURS', '720', 'sessionTtlSeconds', 720 * 3600],
+    ['IDEMPOTENCY_LEASE_SECONDS', '3', 'idempotencyLeaseSeconds', 3],
+    ['IDEMPOTENCY_LEASE_SECONDS', '3600', 'idempotencyLeaseSeconds', 3600],
   ];
   for (const [key, value, field, expected] of good) {
     test(`${key}=${value} gives ${field} ${expected}`, () => assert.equal(loadConfig({ [key]: value })[field], expected));
@@ -318,6 +321,9 @@ describe('numeric limits', () => {
     ['SESSION_TTL_HOURS', '0'],
     ['SESSION_TTL_HOURS', '721'],
     ['SESSION_TTL_HOURS', '99999999999999999999'],
+    ['IDEMPOTENCY_LEASE_SECONDS', '2'],
+    ['IDEMPOTENCY_LEASE_SECONDS', '3601'],
+    ['IDEMPOTENCY_LEASE_SECONDS', '1m'],
   ];
   for (const [key, value] of bad) {
     test(`${key}=${value} is refused`, () => refused({ [key]: value }, key));

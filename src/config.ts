@@ -88,6 +88,11 @@ export interface Config {
    * older than that is answered "start again" (docs/sync.md).
    */
   readonly changesRetentionDays: number;
+  /**
+   * How long a request holding an Idempotency-Key may go unheard of before a retry with the same
+   * key may run it again (its process died; docs/decisions/0022). A live request renews it.
+   */
+  readonly idempotencyLeaseSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -133,6 +138,7 @@ export const DEFAULTS = {
   REGISTRATION: 'closed',
   SHARING_MIN_PRO: '1',
   CHANGES_RETENTION_DAYS: '30',
+  IDEMPOTENCY_LEASE_SECONDS: '60',
 } as const;
 
 /** Settings without a default value: empty means "not set". */
@@ -308,6 +314,9 @@ export function loadConfig(env: Env): Config {
     mailFrom: mailFrom(env, pub),
     sharingMinPro: int(env, 'SHARING_MIN_PRO', 0, 2) as 0 | 1 | 2,
     changesRetentionDays: int(env, 'CHANGES_RETENTION_DAYS', 1, 3650),
+    // Long enough that renewing it (three times a lease) is cheap and a slow database does not
+    // let a live request's key go; short enough that a retry after a crash waits little.
+    idempotencyLeaseSeconds: int(env, 'IDEMPOTENCY_LEASE_SECONDS', 3, 3600),
   };
   return Object.freeze(config);
 }

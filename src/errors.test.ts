@@ -12,6 +12,12 @@ describe('httpStatusOf', () => {
     [103, 429],
     [4, 503],
     [104, 400],
+    [1100, 400],
+    [1101, 400],
+    [1102, 410],
+    [1103, 422],
+    [1104, 409],
+    [1105, 400],
   ];
   for (const [code, status] of special) {
     test(`${code} → ${status}`, () => assert.equal(httpStatusOf(code), status));

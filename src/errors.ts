@@ -7,7 +7,8 @@
  * in step. The code is the stable identifier; descriptions may be made more specific per call.
  *
  * HTTP status: 1 and 2 → 401, 3 and 103 → 429, 4 → 503, 104 → 400 (401 for bad client
- * credentials), the change feed's 1100 and 1101 → 400 and 1102 → 410, every other code → 200 (what clients of
+ * credentials), the change feed's 1100 and 1101 → 400 and 1102 → 410, 1103 → 422, 1104 → 409,
+ * 1105 → 400, every other code → 200 (what clients of
  * the hosted service expect). Transport-level failures (unknown path, oversize body) use code 0
  * with a fitting 4xx status; an unexpected internal failure uses code 0 with 500.
  */
@@ -117,6 +118,11 @@ export const ERRORS = {
   1100: 'Malformed request',
   1101: 'Invalid cursor',
   1102: 'The cursor is older than the history kept: start again without a cursor',
+  // Tickler's own, for apps (issue 41): safe retries (docs/decisions/0022) and conditional edits.
+  1103: 'This Idempotency-Key was used with other parameters',
+  1104: 'A request with this Idempotency-Key is still being processed',
+  1105: 'Invalid Idempotency-Key',
+  1106: 'The task was changed since if_modified',
 } as const satisfies Record<number, string>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -149,6 +155,14 @@ export function httpStatusOf(code: ErrorCode): number {
       return 400;
     case 1102:
       return 410;
+    // Idempotency-Key (docs/decisions/0022): a new header only apps that know it send, answered
+    // with the statuses of the IETF draft for it, which such apps read.
+    case 1103:
+      return 422;
+    case 1104:
+      return 409;
+    case 1105:
+      return 400;
     default:
       return 200;
   }

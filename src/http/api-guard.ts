@@ -3,7 +3,7 @@ import { ApiError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import type { AuthContext } from '../oauth/access-tokens.js';
 import { missingScope, type RequiredScope } from '../oauth/scopes.js';
-import type { RateDecision } from '../lib/rate-limiter.js';
+import { limitField, type ApiDecision } from './api-limits.js';
 import { paramsOf } from './params.js';
 
 const REALM = 'Bearer realm="Tickler"';
@@ -31,12 +31,12 @@ function accessTokenOf(request: FastifyRequest): string {
  * each await of account/get's path was a turn of the event loop, a measurable share of a cheap
  * call (docs/decisions/0007).
  */
-function authenticate(deps: Deps, request: FastifyRequest, need: RequiredScope): AuthContext | Promise<AuthContext> {
+function authenticate(deps: Deps, request: FastifyRequest, reply: FastifyReply, need: RequiredScope): AuthContext | Promise<AuthContext> {
   const verified = deps.accessTokens.verify(accessTokenOf(request));
-  return verified instanceof Promise ? verified.then((auth) => admit(deps, auth, need)) : admit(deps, verified, need);
+  return verified instanceof Promise ? verified.then((auth) => admit(deps, reply, auth, need)) : admit(deps, reply, verified, need);
 }
 
-function admit(deps: Deps, auth: AuthContext | null, need: RequiredScope): AuthContext | Promise<AuthContext> {
+function admit(deps: Deps, reply: FastifyReply, auth: AuthContext | null, need: RequiredScope): AuthContext | Promise<AuthContext> {
   if (!auth) throw new ApiError(2, { headers: { 'www-authenticate': `${REALM}, error="invalid_token"` } });
   const missing = missingScope(auth.scopes, need);
   if (missing) {
@@ -46,10 +46,17 @@ function admit(deps: Deps, auth: AuthContext | null, need: RequiredScope): AuthC
     });
   }
   const counted = deps.apiLimits.count(auth.userPk, auth.clientPk, deps.clock.now());
-  return counted instanceof Promise ? counted.then((d) => withinLimits(d, auth)) : withinLimits(counted, auth);
+  return counted instanceof Promise ? counted.then((d) => withinLimits(deps, reply, d, auth)) : withinLimits(deps, reply, counted, auth);
 }
 
-function withinLimits(d: RateDecision, auth: AuthContext): AuthContext {
+/**
+ * Every counted call says where it stands (draft-ietf-httpapi-ratelimit-headers: RateLimit-Policy
+ * and RateLimit), refused ones beside their Retry-After, which is never earlier than the `t` of
+ * the limit that refused. Headers set here stay on an error answer (the error handler keeps them).
+ */
+function withinLimits(deps: Deps, reply: FastifyReply, d: ApiDecision, auth: AuthContext): AuthContext {
+  const limit = limitField(d);
+  if (limit !== undefined && deps.apiLimits.policy !== undefined) reply.header('ratelimit-policy', deps.apiLimits.policy).header('ratelimit', limit);
   if (!d.allowed) throw new ApiError(3, { retryAfter: d.retryAfterSeconds });
   return auth;
 }
@@ -67,7 +74,7 @@ export function guardApi(deps: Deps, request: FastifyRequest, reply: FastifyRepl
   reply.header('cache-control', 'no-store');
   if (deps.config.maintenance) throw new ApiError(4, { retryAfter: 300 });
   if (!scope) return;
-  const auth = authenticate(deps, request, scope);
+  const auth = authenticate(deps, request, reply, scope);
   if (auth instanceof Promise) {
     return auth.then((a) => {
       request.auth = a;

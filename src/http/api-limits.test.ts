@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RateLimits } from '../config.js';
-import { MemoryRateLimiter, type RateDecision, type RateLimiter } from '../lib/rate-limiter.js';
-import { ApiLimits } from './api-limits.js';
+import { MemoryRateLimiter, type RateLimiter } from '../lib/rate-limiter.js';
+import { ApiLimits, limitField, policyField, type ApiDecision } from './api-limits.js';
 
 const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
 const RULE = { limit: 2, windowSeconds: 60 };
@@ -14,8 +14,8 @@ function onlyAsync(inner: MemoryRateLimiter): RateLimiter {
 }
 
 /** A sequence of calls (user, app, at ms) and each one's decision. */
-async function run(apiLimits: ApiLimits, calls: ReadonlyArray<readonly [number, number, number]>): Promise<RateDecision[]> {
-  const out: RateDecision[] = [];
+async function run(apiLimits: ApiLimits, calls: ReadonlyArray<readonly [number, number, number]>): Promise<ApiDecision[]> {
+  const out: ApiDecision[] = [];
   for (const [user, app, at] of calls) out.push(await apiLimits.count(user, app, at));
   return out;
 }
@@ -45,8 +45,25 @@ describe('ApiLimits', () => {
       decisions.map((d) => d.allowed),
       [true, true, false, false, true, false, true],
     );
-    assert.deepEqual(decisions[2], { allowed: false, retryAfterSeconds: 58 });
-    assert.deepEqual(decisions[3], { allowed: false, retryAfterSeconds: 57 }, 'from memory, counting down');
-    assert.deepEqual(decisions[5], { allowed: false, retryAfterSeconds: 55 }, "the app's limit");
+    assert.deepEqual(decisions[0], { allowed: true, retryAfterSeconds: 0, user: { remaining: 1, resetSeconds: 60 }, app: { remaining: 3, resetSeconds: 60 } });
+    assert.deepEqual(decisions[2], { allowed: false, retryAfterSeconds: 58, user: { remaining: 0, resetSeconds: 58 }, app: { remaining: 1, resetSeconds: 58 } });
+    assert.deepEqual(decisions[3], { allowed: false, retryAfterSeconds: 57, user: { remaining: 0, resetSeconds: 57 } }, 'from memory, counting down; the app not counted');
+    assert.deepEqual(decisions[5], { allowed: false, retryAfterSeconds: 55, user: { remaining: 0, resetSeconds: 55 }, app: { remaining: 0, resetSeconds: 55 } }, "the app's limit");
+    assert.deepEqual(decisions[6]?.user, { remaining: 1, resetSeconds: 60 }, 'a new window');
+  });
+});
+
+describe('the RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers)', () => {
+  it('name each limit in force as a quoted string, with its quota and window, then what is left and when it resets', () => {
+    assert.equal(policyField({ apiPerUser: { limit: 3600, windowSeconds: 3600 }, apiPerClient: { limit: 100000, windowSeconds: 3600 } } as RateLimits), '"user";q=3600;w=3600, "app";q=100000;w=3600');
+    assert.equal(limitField({ allowed: true, retryAfterSeconds: 0, user: { remaining: 3599, resetSeconds: 1800 }, app: { remaining: 0, resetSeconds: 20 } }), '"user";r=3599;t=1800, "app";r=0;t=20');
+  });
+
+  it('leave out a limit that is off, and say nothing when none is known', () => {
+    const off = { limit: 0, windowSeconds: 1 };
+    assert.equal(policyField({ apiPerUser: off, apiPerClient: { limit: 10, windowSeconds: 60 } } as RateLimits), '"app";q=10;w=60');
+    assert.equal(policyField({ apiPerUser: off, apiPerClient: off } as RateLimits), undefined);
+    assert.equal(limitField({ allowed: true, retryAfterSeconds: 0, user: { remaining: 5, resetSeconds: 1 } }), '"user";r=5;t=1');
+    assert.equal(limitField({ allowed: true, retryAfterSeconds: 0 }), undefined);
   });
 });

@@ -301,6 +301,36 @@ describe('API rate limits', () => {
     assert.equal((await api(ctx, ann, '/3/account/get.php')).statusCode, 200);
   });
 
+  it('every counted call carries RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers), refused ones beside Retry-After', async () => {
+    ctx.clock.set(Date.UTC(2026, 0, 4, 10, 15, 0));
+    const app = await createApp(ctx);
+    const ann = (await authorize(ctx, await createAccount(ctx), app, 'basic tasks write')).access_token;
+    const first = await api(ctx, ann, '/3/account/get.php');
+    assert.equal(first.headers['ratelimit-policy'], '"user";q=3;w=3600, "app";q=5;w=3600');
+    assert.equal(first.headers['ratelimit'], '"user";r=2;t=2700, "app";r=4;t=2700');
+    // Writes too; the body is what it always was.
+    const added = await api(ctx, ann, '/3/tasks/add.php', { tasks: JSON.stringify([{ title: 'counted' }]) });
+    assert.equal(added.headers['ratelimit'], '"user";r=1;t=2700, "app";r=3;t=2700');
+    assert.deepEqual(Object.keys(added.json<Array<Record<string, unknown>>>()[0] ?? {}), ['id', 'title', 'modified', 'completed']);
+    ctx.clock.advance(700);
+    await api(ctx, ann, '/3/account/get.php');
+    const refused = await api(ctx, ann, '/3/account/get.php');
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.headers['ratelimit-policy'], '"user";q=3;w=3600, "app";q=5;w=3600');
+    assert.equal(refused.headers['ratelimit'], '"user";r=0;t=2000, "app";r=1;t=2000');
+    assert.equal(refused.headers['retry-after'], '2000');
+    ctx.clock.advance(1000);
+    // Refused from memory: only the user's count is known.
+    const later = await api(ctx, ann, '/3/account/get.php');
+    assert.equal(later.headers['ratelimit'], '"user";r=0;t=1000');
+    assert.equal(later.headers['retry-after'], '1000');
+    // Calls that are not counted carry none: no token, a bad token, an unknown endpoint.
+    for (const uncounted of [await api(ctx, '', '/3/account/get.php'), await api(ctx, 'nope', '/3/account/get.php'), await api(ctx, ann, '/3/nothing.php')]) {
+      assert.equal(uncounted.headers['ratelimit'], undefined);
+      assert.equal(uncounted.headers['ratelimit-policy'], undefined);
+    }
+  });
+
   it('per app: all users of one app together', async () => {
     ctx.clock.set(Date.UTC(2026, 0, 2, 10, 0, 0));
     const app = await createApp(ctx);

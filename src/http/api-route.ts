@@ -4,6 +4,7 @@ import { ApiError, type ErrorCode } from '../errors.js';
 import type { AuthContext } from '../oauth/access-tokens.js';
 import type { RequiredScope } from '../oauth/scopes.js';
 import { guardApi } from './api-guard.js';
+import { answerOnce, wantsOnce } from './idempotent-answer.js';
 import { paramsOf, type Params } from './params.js';
 import { sendBody, type ApiBody } from './reply.js';
 
@@ -46,17 +47,25 @@ export function apiRoute(app: FastifyInstance, deps: Deps, route: ApiRoute): voi
     // Errors thrown here reach the error handler as a rejection would.
     handler: function apiHandler(request, reply): Promise<void> | undefined {
       const guarded = guardApi(deps, request, reply, route.scope);
-      return guarded ? guarded.then(() => answer(request, reply)) : answer(request, reply);
+      // A POST with an Idempotency-Key runs once per key (docs/decisions/0022); the rest as always.
+      const respond = wantsOnce(request) ? answerKeyed : answer;
+      return guarded ? guarded.then(() => respond(request, reply)) : respond(request, reply);
     },
   });
-  // Sends the route's body; a promise only when the route's own work had to wait.
-  function answer(request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
+  function callOf(request: FastifyRequest): ApiCall {
     const auth = request.auth;
     if (!auth) throw new Error(`api route ${route.path} ran without authentication`);
-    const body = route.handler({ params: paramsOf(request), auth, request });
+    return { params: paramsOf(request), auth, request };
+  }
+  // Sends the route's body; a promise only when the route's own work had to wait.
+  function answer(request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
+    const body = route.handler(callOf(request));
     if (body instanceof Promise) return body.then((b) => void sendBody(request, reply, b));
     sendBody(request, reply, body);
     return undefined;
+  }
+  function answerKeyed(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    return answerOnce(deps, request, reply, route.path, () => route.handler(callOf(request)));
   }
   app.route({ method: [...OTHER_METHODS], url: route.path, config: { kind: 'api' }, handler: methodNotAllowed('GET, POST') });
 }

@@ -3,7 +3,7 @@ import type { ApiError } from '../errors.js';
 import { errorNode, sendBody, type ApiBody, type Format } from './reply.js';
 
 /** The error record in both formats (spec 7). */
-function errorBody(e: ApiError): ApiBody {
+export function errorBody(e: ApiError): ApiBody {
   const json: Record<string, unknown> = { errorCode: e.code, errorDesc: e.desc };
   if (e.ref !== undefined) json['ref'] = e.ref;
   // The hosted service adds this list to error 2, and at least one client compares the body

@@ -91,10 +91,21 @@ export function writtenOnce(body: RecordBody): TextBody {
   return { text: { json: () => (json ??= JSON.stringify(body.json)), xml: () => (xml ??= renderXml(body.xml())) } };
 }
 
-export function sendBody(request: FastifyRequest, reply: FastifyReply, body: ApiBody, format = formatOf(request)): FastifyReply {
+/** A body written in one format, as it is sent. */
+export interface Rendered {
+  readonly contentType: string;
+  readonly payload: string | Buffer;
+}
+
+export function rendered(body: ApiBody, format: Format): Rendered {
   const text = 'text' in body ? body.text : undefined;
-  if (format === 'xml') return reply.type('text/xml; charset=utf-8').send(text ? text.xml() : renderXml((body as RecordBody).xml()));
-  return reply.type('application/json; charset=utf-8').send(text ? text.json() : JSON.stringify((body as RecordBody).json));
+  if (format === 'xml') return { contentType: 'text/xml; charset=utf-8', payload: text ? text.xml() : renderXml((body as RecordBody).xml()) };
+  return { contentType: 'application/json; charset=utf-8', payload: text ? text.json() : JSON.stringify((body as RecordBody).json) };
+}
+
+export function sendBody(request: FastifyRequest, reply: FastifyReply, body: ApiBody, format = formatOf(request)): FastifyReply {
+  const { contentType, payload } = rendered(body, format);
+  return reply.type(contentType).send(payload);
 }
 
 /** The XML declaration every answer starts with. */

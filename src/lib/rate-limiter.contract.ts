@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import type { RateLimiter } from './rate-limiter.js';
+import type { RateDecision, RateLimiter } from './rate-limiter.js';
 import type { RateRule } from './rate-rule.js';
 
 /**
@@ -11,6 +11,12 @@ import type { RateRule } from './rate-rule.js';
 
 /** A window boundary: windows are aligned to multiples of their length since the epoch. */
 const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
+
+/** A decision without its quota (tested on its own below). */
+const verdict = async (d: Promise<RateDecision>) => {
+  const { allowed, retryAfterSeconds } = await d;
+  return { allowed, retryAfterSeconds };
+};
 
 export function rateLimiterContract(name: string, open: () => Promise<{ limiter: RateLimiter; close(): Promise<void> }>): void {
   describe(`rate limiter contract: ${name}`, () => {
@@ -25,10 +31,10 @@ export function rateLimiterContract(name: string, open: () => Promise<{ limiter:
       test(`limit ${limit} allows exactly ${limit} hits, then refuses until the window ends`, async () => {
         const rule: RateRule = { limit, windowSeconds: 60 };
         for (let i = 1; i <= limit; i++) {
-          assert.deepEqual(await rl.hit('k', rule, T0 + i), { allowed: true, retryAfterSeconds: 0 }, `hit ${i}`);
+          assert.deepEqual(await verdict(rl.hit('k', rule, T0 + i)), { allowed: true, retryAfterSeconds: 0 }, `hit ${i}`);
         }
         // 20.5 s into the minute: 39.5 s left, announced as the 40 whole seconds a client must wait.
-        const refused = await rl.hit('k', rule, T0 + 20_500);
+        const refused = await verdict(rl.hit('k', rule, T0 + 20_500));
         assert.deepEqual(refused, { allowed: false, retryAfterSeconds: 40 });
         // Refused hits keep being refused; they do not reset anything.
         assert.equal((await rl.hit('k', rule, T0 + 59_000)).allowed, false);
@@ -56,7 +62,7 @@ export function rateLimiterContract(name: string, open: () => Promise<{ limiter:
         [59_999, 1],
       ];
       for (const [offset, retry] of cases) {
-        assert.deepEqual(await rl.check('k', rule, T0 + offset), { allowed: false, retryAfterSeconds: retry }, `+${offset} ms`);
+        assert.deepEqual(await verdict(rl.check('k', rule, T0 + offset)), { allowed: false, retryAfterSeconds: retry }, `+${offset} ms`);
       }
     });
 
@@ -67,9 +73,22 @@ export function rateLimiterContract(name: string, open: () => Promise<{ limiter:
       // The first millisecond of the next window.
       assert.equal((await rl.hit('k', rule, T0 + 60_000)).allowed, true);
       assert.equal((await rl.hit('k', rule, T0 + 60_001)).allowed, true);
-      assert.deepEqual(await rl.hit('k', rule, T0 + 60_002), { allowed: false, retryAfterSeconds: 60 });
+      assert.deepEqual(await verdict(rl.hit('k', rule, T0 + 60_002)), { allowed: false, retryAfterSeconds: 60 });
       // Skipping several windows also starts afresh.
       assert.equal((await rl.hit('k', rule, T0 + 10 * 60_000)).allowed, true);
+    });
+
+    test('a hit says what the window has left and when it ends (the RateLimit header); no limit, no quota', async () => {
+      const rule: RateRule = { limit: 3, windowSeconds: 60 };
+      const quotas = [];
+      for (const at of [T0, T0 + 1_000, T0 + 20_500, T0 + 30_000]) quotas.push((await rl.hit('k', rule, at)).quota);
+      assert.deepEqual(quotas, [
+        { remaining: 2, resetSeconds: 60 },
+        { remaining: 1, resetSeconds: 59 },
+        { remaining: 0, resetSeconds: 40 },
+        { remaining: 0, resetSeconds: 30 },
+      ]);
+      assert.equal((await rl.hit('k', { limit: 0, windowSeconds: 1 }, T0)).quota, undefined);
     });
 
     test('keys are counted separately', async () => {
@@ -92,7 +111,7 @@ export function rateLimiterContract(name: string, open: () => Promise<{ limiter:
         const d = await rl.hit('k', off, T0);
         if (!d.allowed) assert.fail(`hit ${i} refused`);
       }
-      assert.deepEqual(await rl.check('k', off, T0), { allowed: true, retryAfterSeconds: 0 });
+      assert.deepEqual(await verdict(rl.check('k', off, T0)), { allowed: true, retryAfterSeconds: 0 });
     });
 
     test('check() answers for the next hit without counting one', async () => {
@@ -102,7 +121,7 @@ export function rateLimiterContract(name: string, open: () => Promise<{ limiter:
       assert.equal((await rl.check('k', rule, T0)).allowed, true);
       assert.equal((await rl.hit('k', rule, T0)).allowed, true);
       // The limit is reached: the next hit would be refused, and check says so with the wait.
-      assert.deepEqual(await rl.check('k', rule, T0 + 30_000), { allowed: false, retryAfterSeconds: 30 });
+      assert.deepEqual(await verdict(rl.check('k', rule, T0 + 30_000)), { allowed: false, retryAfterSeconds: 30 });
       assert.equal((await rl.hit('k', rule, T0 + 30_000)).allowed, false);
     });
 

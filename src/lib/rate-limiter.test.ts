@@ -24,15 +24,16 @@ describe('windowOf', () => {
 
 describe('decide', () => {
   const end = T0 / 1000 + 3600;
-  const cases: Array<[string, number, number, boolean, number]> = [
-    ['under the limit', 1, T0, true, 0],
-    ['at the limit', 3, T0, true, 0],
-    ['over the limit at the window start', 4, T0, false, 3600],
-    ['over the limit mid-window', 4, T0 + 1_000_500, false, 2600],
-    ['over the limit in the last second', 4, T0 + 3_599_999, false, 1],
+  // [name, count, now, allowed, Retry-After, remaining, seconds to the reset]
+  const cases: Array<[string, number, number, boolean, number, number, number]> = [
+    ['under the limit', 1, T0, true, 0, 2, 3600],
+    ['at the limit', 3, T0, true, 0, 0, 3600],
+    ['over the limit at the window start', 4, T0, false, 3600, 0, 3600],
+    ['over the limit mid-window', 4, T0 + 1_000_500, false, 2600, 0, 2600],
+    ['over the limit in the last second', 4, T0 + 3_599_999, false, 1, 0, 1],
   ];
-  for (const [name, count, nowMs, allowed, retry] of cases) {
-    test(name, () => assert.deepEqual(decide(count, HOUR, end, nowMs), { allowed, retryAfterSeconds: retry }));
+  for (const [name, count, nowMs, allowed, retry, remaining, resetSeconds] of cases) {
+    test(name, () => assert.deepEqual(decide(count, HOUR, end, nowMs), { allowed, retryAfterSeconds: retry, quota: { remaining, resetSeconds } }));
   }
 });
 
@@ -49,7 +50,7 @@ describe('MemoryRateLimiter', () => {
       const d = await rl.hit('busy', rule, T0 + 2_000);
       if (!d.allowed) assert.fail(`hit ${i} refused`);
     }
-    assert.deepEqual(await rl.hit('busy', rule, T0 + 2_000), { allowed: false, retryAfterSeconds: 58 });
+    assert.deepEqual(await rl.hit('busy', rule, T0 + 2_000), { allowed: false, retryAfterSeconds: 58, quota: { remaining: 0, resetSeconds: 58 } });
     // The finished window of "old" is gone or ignored: a hit in a new second is allowed again.
     assert.equal((await rl.hit('old', old, T0 + 3_000)).allowed, true);
   });
@@ -78,7 +79,7 @@ describe('MemoryRateLimiter under a flood of made-up keys', () => {
     // A key the full table cannot hold: check() counts it 0 (it refuses only what it holds), and
     // the hit that would count it is refused, so a limit counted by hit before the work (sign-in)
     // fails closed.
-    assert.deepEqual(await rl.check('signin:account:someone:new', HOUR_RULE, T0 + 600_000), { allowed: true, retryAfterSeconds: 0 });
+    assert.deepEqual(await rl.check('signin:account:someone:new', HOUR_RULE, T0 + 600_000), { allowed: true, retryAfterSeconds: 0, quota: { remaining: 2, resetSeconds: 3000 } });
     assert.deepEqual(await rl.hit('signin:account:someone:new', HOUR_RULE, T0 + 600_000), { allowed: false, retryAfterSeconds: 3000 });
   });
 

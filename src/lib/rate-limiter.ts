@@ -4,6 +4,16 @@ export interface RateDecision {
   readonly allowed: boolean;
   /** Whole seconds until the current window ends (for Retry-After); 0 when allowed. */
   readonly retryAfterSeconds: number;
+  /** What is left of the rule's window, where the limiter knows it (the RateLimit header); none for no limit. */
+  readonly quota?: Quota;
+}
+
+/** A window's quota as a client may read it (draft-ietf-httpapi-ratelimit-headers: `r` and `t`). */
+export interface Quota {
+  /** Events the window still allows after this one (0 when refused). */
+  readonly remaining: number;
+  /** Whole seconds until the window ends and the full quota is back. */
+  readonly resetSeconds: number;
 }
 
 /**
@@ -36,8 +46,10 @@ export function windowOf(rule: RateRule, nowMs: number): { start: number; end: n
 }
 
 export function decide(count: number, rule: RateRule, end: number, nowMs: number): RateDecision {
-  if (count <= rule.limit) return ALLOWED;
-  return { allowed: false, retryAfterSeconds: Math.max(1, end - Math.floor(nowMs / 1000)) };
+  const left = end - Math.floor(nowMs / 1000);
+  const quota: Quota = { remaining: Math.max(0, rule.limit - count), resetSeconds: Math.max(0, left) };
+  if (count <= rule.limit) return { allowed: true, retryAfterSeconds: 0, quota };
+  return { allowed: false, retryAfterSeconds: Math.max(1, left), quota };
 }
 
 interface Window {

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import type { Params } from '../http/params.js';
+import { addRateLimit } from '../http/rate-limit-fields.js';
 import type { Client } from '../storage/store.js';
 import { authenticateClient } from './clients.service.js';
 
@@ -73,9 +74,11 @@ export async function noStore(_request: FastifyRequest, reply: FastifyReply, pay
  * The app a token or revocation request authenticates as, or the refusal (`refusal(why)`: 102 or
  * 104) for bad credentials; 103 past the limits. Failed authentications count per (client id,
  * address): a stranger who knows an app's public id cannot spend that app's budget for its real
- * users. Then the app's own ceiling, all its users together (RATE_LIMIT_TOKEN_PER_CLIENT).
+ * users. Then the app's own ceiling, all its users together (RATE_LIMIT_TOKEN_PER_CLIENT), which
+ * the answer states (RateLimit-Policy and RateLimit, "app"). The failures' budget is not stated:
+ * it exists to slow a guesser, who need not learn how many guesses remain.
  */
-export async function authenticatedClient(deps: Deps, request: FastifyRequest, p: Params, refusal: (why: string) => ApiError): Promise<Client> {
+export async function authenticatedClient(deps: Deps, request: FastifyRequest, reply: FastifyReply, p: Params, refusal: (why: string) => ApiError): Promise<Client> {
   const limits = deps.config.rateLimits;
   const creds = clientCredentials(request, p, refusal);
   const now = deps.clock.now();
@@ -89,6 +92,7 @@ export async function authenticatedClient(deps: Deps, request: FastifyRequest, p
     throw refusal('invalid client credentials');
   }
   const d = await deps.limiter.hit(`token:client:${client.pk}`, limits.tokenPerClient, now);
+  addRateLimit(reply, 'app', limits.tokenPerClient, d.quota);
   if (!d.allowed) throw new ApiError(103, { retryAfter: d.retryAfterSeconds });
   return client;
 }

@@ -40,7 +40,7 @@ export function revokeRoutes(app: FastifyInstance, deps: Deps): void {
       const repeated = p.repeatedAmong(REVOKE_PARAMS);
       if (repeated) throw refusal(`${repeated} was sent more than once`);
       // RFC 6749 5.2: bad client credentials are 401.
-      const client = await authenticatedClient(deps, request, p, (why) => refusal(why, 401));
+      const client = await authenticatedClient(deps, request, reply, p, (why) => refusal(why, 401));
       const token = p.text('token');
       if (token === undefined) throw refusal('token is required');
       if ((await revokeToken(deps, client, token)) === 'other-app') throw refusal('the token was not issued to this app');

@@ -507,6 +507,37 @@ describe('token rate limits (error 103)', () => {
   });
 });
 
+describe('token RateLimit fields (draft-ietf-httpapi-ratelimit-headers)', () => {
+  it("state the app's ceiling and, for a request about a user, the user's limit; refusals say r=0 beside Retry-After; failed authentications say nothing", async () => {
+    await withContext({ RATE_LIMIT_TOKEN_PER_USER: '2/1h', RATE_LIMIT_TOKEN_PER_CLIENT: '10/1h' }, async (ctx) => {
+      // The test clock starts half past the hour.
+      const app = await createApp(ctx);
+      const account = await createAccount(ctx);
+      const ok = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code: await issueCode(ctx, account, app) });
+      assert.equal(ok.statusCode, 200);
+      assert.equal(ok.headers['ratelimit-policy'], '"app";q=10;w=3600, "user";q=2;w=3600');
+      assert.equal(ok.headers['ratelimit'], '"app";r=9;t=1800, "user";r=1;t=1800');
+      await authorize(ctx, account, app);
+      const refused = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code: await issueCode(ctx, account, app) });
+      assert.equal(refused.statusCode, 429);
+      assert.equal(refused.headers['ratelimit'], '"app";r=7;t=1800, "user";r=0;t=1800');
+      assert.equal(refused.headers['retry-after'], '1800');
+      // No user named (an unknown code): the app's ceiling only.
+      const unknown = await tokenRequest(ctx, app, { grant_type: 'authorization_code', code: 'nope' });
+      assert.equal(errorCode(unknown), 102);
+      assert.equal(unknown.headers['ratelimit-policy'], '"app";q=10;w=3600');
+      assert.equal(unknown.headers['ratelimit'], '"app";r=6;t=1800');
+      const bad = await tokenRequest(ctx, { ...app, basic: `Basic ${Buffer.from(`${app.clientId}:wrong`).toString('base64')}` }, { grant_type: 'authorization_code', code: 'x' });
+      assert.equal(errorCode(bad), 102);
+      assert.equal(bad.headers['ratelimit'], undefined);
+      assert.equal(bad.headers['ratelimit-policy'], undefined);
+      // Revocation counts in the app's ceiling too.
+      const revoked = await ctx.app.inject({ method: 'POST', url: '/3/account/revoke.php', headers: { authorization: app.basic }, payload: { token: 'nope' } });
+      assert.equal(revoked.headers['ratelimit'], '"app";r=5;t=1800');
+    });
+  });
+});
+
 describe('XML token response', () => {
   it('has root <response> with one child per field', async () => {
     await withContext({}, async (ctx) => {

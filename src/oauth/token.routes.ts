@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js';
 import { guardApi } from '../http/api-guard.js';
 import { methodNotAllowed, OTHER_METHODS } from '../http/api-route.js';
 import { paramsOf, type Params } from '../http/params.js';
+import { addRateLimit } from '../http/rate-limit-fields.js';
 import { objectBody, sendBody } from '../http/reply.js';
 import type { ClientInfo } from '../storage/store.js';
 import { authenticatedClient, isSecureEnough, noStore } from './client-auth.js';
@@ -56,7 +57,7 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
       // at once is twice too.
       const repeated = p.repeatedAmong(TOKEN_PARAMS);
       if (repeated) throw new ApiError(102, { desc: `Error requesting a token: ${repeated} was sent more than once` });
-      const client = await authenticatedClient(deps, request, p, (why) => new ApiError(102, { desc: `Error requesting a token: ${why}` }));
+      const client = await authenticatedClient(deps, request, reply, p, (why) => new ApiError(102, { desc: `Error requesting a token: ${why}` }));
       const issued = await grantTokens(deps, client, {
         grantType: p.text('grant_type'),
         code: p.text('code'),
@@ -66,7 +67,7 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
         scope: p.get('scope'),
         codeVerifier: p.text('code_verifier'),
         info: clientInfo(p),
-      });
+      }, (user) => addRateLimit(reply, 'user', deps.config.rateLimits.tokenPerUser, user.quota));
       if (issued.retriedGrant !== undefined) {
         // Normal for a client whose answer was lost or two processes sharing a token file; a trail
         // for the rarer case of a thief using a token within the interval (docs/decisions/0011).

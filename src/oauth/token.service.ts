@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { unixSeconds } from '../lib/clock.js';
+import type { RateDecision } from '../lib/rate-limiter.js';
 import { openWith, randomHex, safeEqual, sealFor, sha256Hex } from '../lib/crypto.js';
 import type { Client, ClientInfo, Grant, Repos } from '../storage/store.js';
 import type { Deps } from '../deps.js';
@@ -42,12 +43,15 @@ const fail = (why: string): Outcome => ({ fail: why });
  * parties holding it is not the real client, so the whole token family is revoked (RFC 6749
  * 4.1.2 and 10.4, RFC 9700 4.14). The revocation commits even though the request fails. One
  * exception: the refresh token spent last, presented again within REFRESH_TOKEN_REUSE_SECONDS,
- * gets the same answer again (docs/decisions/0011).
+ * gets the same answer again (docs/decisions/0011). `counted` hears the per-user limit's decision,
+ * when the request names a user of the app.
  */
-export async function grantTokens(deps: Deps, client: Client, req: TokenRequest): Promise<IssuedTokens> {
+export async function grantTokens(deps: Deps, client: Client, req: TokenRequest, counted?: (user: RateDecision) => void): Promise<IssuedTokens> {
   const userPk = await requestingUser(deps, client, req);
   if (userPk !== undefined) {
     const d = await deps.limiter.hit(`token:user:${userPk}`, deps.config.rateLimits.tokenPerUser, deps.clock.now());
+    // For the answer's RateLimit fields, refused or not.
+    counted?.(d);
     if (!d.allowed) throw new ApiError(103, { retryAfter: d.retryAfterSeconds });
   }
   const outcome = await deps.store.transaction((tx) => {

@@ -112,6 +112,9 @@ describe('deleting an account removes every record of it', () => {
       const fill = async () => {
         const { account, token, app } = await signIn(ctx, { pro: 1, scope: 'basic tasks notes outlines lists write share' });
         await api(ctx, token, '/3/folders/add.php', { name: 'F' });
+        // A call made with an Idempotency-Key: its answer is kept for the app and the account.
+        const keyed = await ctx.app.inject({ method: 'POST', url: '/3/folders/add.php', headers: { authorization: `Bearer ${token}`, 'idempotency-key': 'k1' }, payload: { name: 'K' } });
+        assert.equal(keyed.statusCode, 200);
         await api(ctx, token, '/3/contexts/add.php', { name: 'C' });
         await api(ctx, token, '/3/goals/add.php', { name: 'G' });
         await api(ctx, token, '/3/locations/add.php', { name: 'L' });
@@ -148,6 +151,11 @@ describe('deleting an account removes every record of it', () => {
         assert.equal((await api(ctx, token, '/3/tasks/share.php', { id: String(added[0]?.id), share: JSON.stringify([partner.userid]) })).statusCode, 200);
         const [given] = (await api(ctx, partnerToken, '/3/tasks/add.php', { tasks: JSON.stringify([{ title: 'Given' }]) })).json<Array<{ id: number }>>();
         await api(ctx, partnerToken, '/3/tasks/reassign.php', { id: String(given?.id), assign: account.userid });
+        // What CalDAV keeps beside a task and a calendar.
+        await ctx.deps.store.transaction(async (tx) => {
+          await tx.caldav.put(account.pk, { taskId: added[0]?.id as number, name: 'kept.ics', uid: `kept-${account.userid}`, kept: '' });
+          await tx.caldav.setCalendarProps(account.pk, 0, { '{http://apple.com/ns/ical/}calendar-color': '#00FF00' });
+        });
         await api(ctx, token, '/3/tasks/search_add.php', { searches: JSON.stringify([{ name: 'S', search: { root: [{ field: 'star', type: 'yes' }] } }]) });
         return { account, token, own, user, userToken, partner, partnerToken };
       };

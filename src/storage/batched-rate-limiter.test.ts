@@ -71,6 +71,21 @@ describe('BatchedRateLimiter', () => {
     await rl.close();
   });
 
+  it("says what is left of the window as this instance sees it, hits held here included, and the database's count once written", async () => {
+    const counters = new Counters();
+    const rl = limiterOn(counters);
+    const remaining = [];
+    for (let i = 0; i < 5; i++) remaining.push((await rl.hit('api:user:1', HOUR, T0 + 1000 * i)).quota);
+    assert.deepEqual(remaining, [0, 1, 2, 3, 4].map((i) => ({ remaining: 6399 - i, resetSeconds: 3600 - i })));
+    assert.equal(counters.statements, 1, 'the last four were held');
+    // Other instances counted 104 meanwhile (the database holds 105); the next write brings them in.
+    counters.rows.set('api:user:1', { start: T0 / 1000, end: T0 / 1000 + 3600, count: 105 });
+    await rl.flush();
+    for (let i = 0; i < 96; i++) await rl.hit('api:user:1', HOUR, T0 + 10_000);
+    assert.equal((await rl.hit('api:user:1', HOUR, T0 + 10_000)).quota?.remaining, 6400 - 105 - 4 - 97);
+    await rl.close();
+  });
+
   it('writes every hit once the count is within limit/64 of the limit, and refuses past it', async () => {
     const counters = new Counters();
     const rl = limiterOn(counters);

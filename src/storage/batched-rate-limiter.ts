@@ -75,7 +75,8 @@ export class BatchedRateLimiter implements RateLimiter {
       if (unwritten < spare && slot.known + unwritten + 1 <= rule.limit - spare) {
         slot.held += 1;
         this.schedule();
-        return ALLOWED;
+        // Judged by this instance's view: what other instances hold unwritten is not in it.
+        return decide(slot.known + unwritten + 1, rule, slot.end, nowMs);
       }
     }
     const by = slot.held + 1;

@@ -45,6 +45,8 @@ export const COPIED_TABLES = [
   'task_folder_exits',
   'caldav_objects',
   'caldav_calendars',
+  // Answers promised to apps for 24 hours (Idempotency-Key): a retry after the move still gets its own.
+  'idempotency_keys',
 ] as const;
 
 export interface TableDump {

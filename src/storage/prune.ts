@@ -2,10 +2,10 @@ import type { Store } from './store.js';
 
 /**
  * Removes what can no longer matter: spent or expired codes and tokens, refresh retry answers past
- * their time, expired pending authorization requests, sessions and one-time account links,
- * rate-limit windows that have ended, and (with `changesRetentionSeconds`) the change log's
- * deletions older than that. Every instance runs it (hourly); running it twice is harmless.
- * Counters are deleted outside the transaction: they are written without one.
+ * their time, expired pending authorization requests, sessions, one-time account links and
+ * Idempotency-Keys, rate-limit windows that have ended, and (with `changesRetentionSeconds`) the
+ * change log's deletions older than that. Every instance runs it (hourly); running it twice is
+ * harmless. Counters are deleted outside the transaction: they are written without one.
  */
 export async function pruneExpired(store: Store, nowSeconds: number, options: { readonly changesRetentionSeconds?: number } = {}): Promise<void> {
   await store.transaction(async (tx) => {
@@ -13,6 +13,7 @@ export async function pruneExpired(store: Store, nowSeconds: number, options: { 
     await tx.authRequests.prune(nowSeconds);
     await tx.sessions.prune(nowSeconds);
     await tx.accountLinks.prune(nowSeconds);
+    await tx.idempotency.prune(nowSeconds);
   });
   // The change log's deletions past CHANGES_RETENTION_DAYS, in a transaction of their own: the
   // accounts' floors move with them (changes-port.ts).

@@ -14,6 +14,7 @@ import type { Clock } from '../lib/clock.js';
 import type { CaldavRepo } from './caldav-port.js';
 import type { ChangeNotices, ChangesRepo } from './changes-port.js';
 import type { AttachmentsRepo, DocumentKind, DocumentsRepo } from './documents-port.js';
+import type { IdempotencyRepo } from './idempotency-port.js';
 import type { ImportsRepo } from './imports-port.js';
 import type { OrganizersRepo } from './organizers-port.js';
 import type { SharingRepo } from './sharing-port.js';
@@ -22,6 +23,7 @@ import type { TasksRepo } from './tasks-port.js';
 export type * from './caldav-port.js';
 export type * from './changes-port.js';
 export type * from './documents-port.js';
+export type * from './idempotency-port.js';
 export type * from './imports-port.js';
 export type * from './organizers-port.js';
 export type * from './sharing-port.js';
@@ -425,6 +427,7 @@ export interface Repos {
   readonly changes: ChangesRepo;
   /** What CalDAV keeps beside tasks and folders (caldav-port.ts). */
   readonly caldav: CaldavRepo;
+  readonly idempotency: IdempotencyRepo;
 }
 
 /** The most keys CountersRepo.hitMany takes: 4 parameters each, far below either database's limit. */

@@ -80,6 +80,8 @@ const EXTRA_HEADERS: ReadonlyArray<fc.Arbitrary<readonly [string, string]>> = [
   fc.tuple(fc.constant('accept-encoding'), fc.constantFrom('gzip', 'br', 'identity;q=0', '*')),
   fc.tuple(fc.constant('origin'), fc.constantFrom('https://evil.example', 'null')),
   fc.tuple(fc.constant('x-http-method-override'), fc.constantFrom('DELETE', 'PUT')),
+  // A few keys reused across requests (replays, 1103), and any printable text (1105).
+  fc.tuple(fc.constant('idempotency-key'), fc.oneof(fc.constantFrom('k1', 'k2', ''), headerText)),
 ];
 
 function bodyFor(params: fc.Arbitrary<Param[]>): fc.Arbitrary<Body> {

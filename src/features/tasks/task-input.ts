@@ -184,6 +184,21 @@ export function parseTaskInput(item: Readonly<Record<string, unknown>>, mode: 'a
 }
 
 /**
+ * An edit item's `if_modified` (docs/sync.md, conditional edits): the task's `modified` as the app
+ * last saw it, to be refused (1106) if the task has another. Absent, null or "" ask nothing, as
+ * an app that never sends it expects; anything else must be a Unix timestamp (611 otherwise).
+ */
+export function readIfModified(item: Readonly<Record<string, unknown>>): { readonly since: number | undefined } | { readonly error: InputError } {
+  const v = item['if_modified'];
+  if (v === undefined || v === null || v === '') return { since: undefined };
+  const n = lenientInt(v);
+  if (n === undefined || n < 0 || n > MAX_TIMESTAMP || typeof v === 'boolean') {
+    return { error: { code: 611, desc: 'Malformed request: if_modified must be a Unix timestamp (the task\'s modified as last read)' } };
+  }
+  return { since: n };
+}
+
+/**
  * Whether a `reschedule` value asks for it, inside an item or as a top-level parameter: 1 in any
  * spelling (1, "1", 1.0), or true ("true" as form text). Anything else does not.
  */

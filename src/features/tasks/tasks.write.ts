@@ -9,7 +9,7 @@ import { copyToOthers, jointChanged, leaveOnDelete } from '../sharing/joint-task
 import { OtherAccounts } from '../sharing/other-accounts.js';
 import { CallRepos } from './call-repos.js';
 import { checkReferences } from './task-checks.js';
-import { parseTaskInput, type TaskPatch } from './task-input.js';
+import { parseTaskInput, readIfModified, type TaskPatch } from './task-input.js';
 import { repeatCompletion } from './task-repeat.js';
 import { noonOf, normalizeRemind } from './task-rules.js';
 import { deleteStamp, editStamp, markParentChanged, reserveTask, stampAndIdsForAdd, type WriteContext } from './task-write-context.js';
@@ -299,6 +299,12 @@ async function editOne(
   // Only subscribers may edit others' tasks (hosted-resources.md; SHARING_MIN_PRO).
   if (share && share.ownerPk !== ctx.account.pk && ctx.account.pro < ctx.sharingMinPro) {
     return itemError(617, idRef(id), `This feature requires a subscription: editing a task someone shared needs pro ${ctx.sharingMinPro}`);
+  }
+  // A conditional edit: made on the task as the app last saw it, or refused with nothing of it changed.
+  const condition = readIfModified(item);
+  if ('error' in condition) return itemError(condition.error.code, idRef(id), condition.error.desc);
+  if (condition.since !== undefined && condition.since !== current.modified) {
+    return itemError(1106, idRef(id), `The task was changed since if_modified: its modified is ${current.modified}`);
   }
   const parsed = parseTaskInput(item, 'edit');
   if ('error' in parsed) return itemError(parsed.error.code, idRef(id), parsed.error.desc);

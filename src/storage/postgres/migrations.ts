@@ -630,6 +630,30 @@ WHERE json_array_length(cols::json) > 0;
     sql: changeLogSql(),
   },
   {
+    version: 18,
+    name: 'idempotency keys',
+    sql: `
+-- As SQLite's step 18: the Idempotency-Key of a POST (docs/decisions/0022), its claim and lease
+-- while the request runs (status NULL), then its answer, until expires_at.
+CREATE TABLE idempotency_keys (
+  user_pk      BIGINT  NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  client_pk    BIGINT  NOT NULL REFERENCES clients(pk) ON DELETE CASCADE,
+  key          TEXT    NOT NULL,
+  fingerprint  TEXT    NOT NULL,
+  attempt      TEXT    NOT NULL,
+  locked_until BIGINT  NOT NULL,
+  status       INTEGER,
+  content_type TEXT,
+  body         TEXT,
+  created_at   BIGINT  NOT NULL,
+  expires_at   BIGINT  NOT NULL,
+  PRIMARY KEY (user_pk, client_pk, key)
+);
+CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
+CREATE INDEX idempotency_keys_by_client ON idempotency_keys (client_pk);
+`,
+  },
+  {
     version: 20,
     name: 'CalDAV: the names, UIDs and kept properties of calendar objects, and calendars\' properties',
     sql: `

@@ -4,6 +4,7 @@ import { accountsAppsContract } from '../accounts-apps.contract.js';
 import { caldavContract } from '../caldav.contract.js';
 import { changesContract } from '../changes.contract.js';
 import { documentsContract } from '../documents.contract.js';
+import { idempotencyContract } from '../idempotency.contract.js';
 import { importsContract } from '../imports.contract.js';
 import { oauthContract } from '../oauth.contract.js';
 import { organizersContract } from '../organizers.contract.js';
@@ -23,6 +24,7 @@ if (testDatabaseUrl()) {
   sharingContract('postgres', openPostgres);
   changesContract('postgres', openPostgres);
   caldavContract('postgres', openPostgres);
+  idempotencyContract('postgres', openPostgres);
 } else {
   describe('postgres storage contracts', () => {
     it('are skipped: TEST_DATABASE_URL is not set', { skip: 'set TEST_DATABASE_URL (as .ci/run does) to run the PostgreSQL part' }, () => undefined);

@@ -8,6 +8,7 @@ import { SqlChanges } from './changes.js';
 import { SqlClients } from './clients.js';
 import type { Dialect, LockRows, SqlDb } from './db.js';
 import { SqlDocuments } from './documents.js';
+import { SqlIdempotency } from './idempotency.js';
 import { SqlImports } from './imports.js';
 import { SqlOAuth } from './oauth.js';
 import { SqlOrganizers } from './organizers.js';
@@ -36,5 +37,6 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     sharing: new SqlSharing(db, dialect),
     changes: new SqlChanges(db, dialect),
     caldav: new SqlCaldav(db, dialect),
+    idempotency: new SqlIdempotency(db),
   };
 }

@@ -689,6 +689,31 @@ WHERE json_array_length(cols) > 0;
     sql: changeLogSql(),
   },
   {
+    version: 18,
+    name: 'idempotency keys',
+    sql: `
+-- The Idempotency-Key of a POST (docs/decisions/0022): per app, account and key, the request's
+-- fingerprint, the attempt that holds it and its lease while it runs (status NULL), then its
+-- answer, until expires_at (24 hours). Pruned with the other expired credentials.
+CREATE TABLE idempotency_keys (
+  user_pk      INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  client_pk    INTEGER NOT NULL REFERENCES clients(pk) ON DELETE CASCADE,
+  key          TEXT    NOT NULL,
+  fingerprint  TEXT    NOT NULL,
+  attempt      TEXT    NOT NULL,
+  locked_until INTEGER NOT NULL,
+  status       INTEGER,
+  content_type TEXT,
+  body         TEXT,
+  created_at   INTEGER NOT NULL,
+  expires_at   INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, client_pk, key)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
+CREATE INDEX idempotency_keys_by_client ON idempotency_keys (client_pk);
+`,
+  },
+  {
     version: 20,
     name: 'CalDAV: the names, UIDs and kept properties of calendar objects, and calendars\' properties',
     sql: `

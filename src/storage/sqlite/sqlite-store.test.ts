@@ -14,6 +14,7 @@ import { documentsContract, keptCountsBackfilled, listColumnsReordered } from '.
 import { accountsAppsContract } from '../accounts-apps.contract.js';
 import { importsContract } from '../imports.contract.js';
 import { sharingContract } from '../sharing.contract.js';
+import { idempotencyContract } from '../idempotency.contract.js';
 import { organizersContract } from '../organizers.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
@@ -45,6 +46,7 @@ importsContract('sqlite', openSqlite);
 sharingContract('sqlite', openSqlite);
 changesContract('sqlite', openSqlite);
 caldavContract('sqlite', openSqlite);
+idempotencyContract('sqlite', openSqlite);
 
 const VERSIONS = MIGRATIONS.map((m) => m.version);
 
