@@ -52,6 +52,7 @@ describe('loadConfig defaults', () => {
       mailFrom: 'Tickler <noreply@127.0.0.1>',
       sharingMinPro: 1,
       changesRetentionDays: 30,
+      caldavMaxBytes: 1048576,
       idempotencyLeaseSeconds: 60,
     };
     assert.deepEqual(loadConfig({}), expected);

@@ -88,6 +88,8 @@ export interface Config {
    * older than that is answered "start again" (docs/sync.md).
    */
   readonly changesRetentionDays: number;
+  /** The largest calendar object (or other CalDAV request body) accepted, in bytes (413 past it). */
+  readonly caldavMaxBytes: number;
   /**
    * How long a request holding an Idempotency-Key may go unheard of before a retry with the same
    * key may run it again (its process died; docs/decisions/0022). A live request renews it.
@@ -138,6 +140,7 @@ export const DEFAULTS = {
   REGISTRATION: 'closed',
   SHARING_MIN_PRO: '1',
   CHANGES_RETENTION_DAYS: '30',
+  CALDAV_MAX_BYTES: String(1024 * 1024),
   IDEMPOTENCY_LEASE_SECONDS: '60',
 } as const;
 
@@ -314,6 +317,8 @@ export function loadConfig(env: Env): Config {
     mailFrom: mailFrom(env, pub),
     sharingMinPro: int(env, 'SHARING_MIN_PRO', 0, 2) as 0 | 1 | 2,
     changesRetentionDays: int(env, 'CHANGES_RETENTION_DAYS', 1, 3650),
+    // A task's text is at most ~33 KB; the rest of an object is what its client keeps there.
+    caldavMaxBytes: int(env, 'CALDAV_MAX_BYTES', 64 * 1024, 64 * 1024 * 1024),
     // Long enough that renewing it (three times a lease) is cheap and a slow database does not
     // let a live request's key go; short enough that a retry after a crash waits little.
     idempotencyLeaseSeconds: int(env, 'IDEMPOTENCY_LEASE_SECONDS', 3, 3600),

@@ -17,6 +17,8 @@ export interface Calendar {
 
 /** Where a calendar's path segment is kept among its kept properties. */
 export const SEGMENT_KEY = '@segment';
+/** Where the name a client gave the calendar of tasks without a folder is kept (the others' are their folders'). */
+export const NAME_KEY = '@displayname';
 export const UNFILED_SEGMENT = 'tasks';
 export const UNFILED_NAME = 'Tasks';
 
@@ -26,8 +28,8 @@ const defaultSegment = (folder: number): string => (folder === 0 ? UNFILED_SEGME
 export async function listCalendars(deps: Deps, userPk: number): Promise<Calendar[]> {
   const [folders, kept] = await Promise.all([deps.store.read.organizers.list(userPk, 'folder'), deps.store.read.caldav.calendarProps(userPk)]);
   const calendar = (folder: number, displayName: string): Calendar => {
-    const { [SEGMENT_KEY]: segment, ...props } = kept.get(folder) ?? {};
-    return { folder, segment: segment ?? defaultSegment(folder), displayName, props };
+    const { [SEGMENT_KEY]: segment, [NAME_KEY]: name, ...props } = kept.get(folder) ?? {};
+    return { folder, segment: segment ?? defaultSegment(folder), displayName: name ?? displayName, props };
   };
   return [calendar(0, UNFILED_NAME), ...folders.filter((f) => f.archived === 0).map((f) => calendar(f.id, f.name))];
 }

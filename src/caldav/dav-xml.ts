@@ -149,9 +149,11 @@ export function statusLine(status: number): string {
 /** One `<d:response>`: propstats grouped by status (empty groups left out), or a bare status. */
 export function response(path: string, propstats: readonly PropStat[] | number): string {
   if (typeof propstats === 'number') return el(DAV, 'response', href(path) + el(DAV, 'status', statusLine(propstats)));
-  const parts = propstats
-    .filter((ps) => ps.props.length > 0)
-    .map((ps) => el(DAV, 'propstat', el(DAV, 'prop', ps.props.join('')) + el(DAV, 'status', statusLine(ps.status))));
+  const kept = propstats.filter((ps) => ps.props.length > 0);
+  // A response holds at least one propstat (RFC 4918 14.24): an empty one when nothing is left to say.
+  const parts = (kept.length > 0 ? kept : [{ status: 200, props: [] }]).map((ps) =>
+    el(DAV, 'propstat', (ps.props.length > 0 ? el(DAV, 'prop', ps.props.join('')) : `<d:prop/>`) + el(DAV, 'status', statusLine(ps.status))),
+  );
   return el(DAV, 'response', href(path) + parts.join(''));
 }
 
@@ -163,4 +165,9 @@ export function multistatus(responses: readonly string[], tail = ''): string {
 export function davError(ns: string, name: string, description?: string): string {
   const desc = description === undefined ? '' : el(DAV, 'responsedescription', escapeXml(description));
   return `${XML_HEAD}<d:error ${ROOT_NAMESPACES}>${el(ns, name)}${desc}</d:error>`;
+}
+
+/** An element's name alone, for a propstat that answers about it: `<name xmlns=…/>`. */
+export function emptyPropertyOf(e: DavElement): string {
+  return el(e.ns, e.name);
 }

@@ -1,0 +1,127 @@
+import type { Calendar } from './calendars.js';
+import { plain, positionOfToken, syncToken, XML_TYPE, type DavAnswer, type DavContext, type Resource } from './dav-context.js';
+import { CALDAV, child, children, clarkOf, DAV, davError, el, escapeXml, multistatus, parseDav, response, type DavElement } from './dav-xml.js';
+import { componentOf, defaultName, objectTexts, objectViews, type ObjectView } from './objects.js';
+import { emptyProperty, propertyValue } from './properties.js';
+import { FilterError, passes } from './query-filter.js';
+import { objectsOf, resolve } from './resources.js';
+
+/**
+ * REPORT (RFC 3253) on a calendar: calendar-multiget and calendar-query (RFC 4791 7.8, 7.9) and
+ * sync-collection (RFC 6578). The Depth header is not held against clients: they send 0, 1 or
+ * none whatever the RFCs say (docs/caldav.md, "Client quirks").
+ */
+
+type ObjectResource = Resource & { kind: 'object' };
+
+/** The object responses for the properties asked, the calendar data written for all of them at once. */
+async function objectResponses(ctx: DavContext, objects: readonly ObjectResource[], names: readonly string[]): Promise<string[]> {
+  const wantsText = names.some((n) => n === `{${CALDAV}}calendar-data` || n === '{DAV:}getcontentlength');
+  const texts = wantsText ? await objectTexts(ctx.deps, ctx.account, objects.map((o) => o.view)) : new Map<number, string>();
+  return objects.map((o) => {
+    const input = { ctx, resource: o, position: 0, text: () => texts.get(o.view.task.id) ?? '' };
+    const found: string[] = [];
+    const missing: string[] = [];
+    for (const name of names) {
+      const v = propertyValue(name, input);
+      if (v !== undefined) found.push(v);
+      else missing.push(emptyProperty(name));
+    }
+    return response(o.path, [
+      { status: 200, props: found },
+      { status: 404, props: ctx.minimal ? [] : missing },
+    ]);
+  });
+}
+
+const propNames = (root: DavElement): string[] => child(root, DAV, 'prop')?.children.map(clarkOf) ?? [clarkOf({ ns: DAV, name: 'getetag', attrs: {}, children: [], text: '' })];
+
+async function multiget(ctx: DavContext, root: DavElement): Promise<DavAnswer> {
+  const names = propNames(root);
+  const answers: string[] = [];
+  const found: ObjectResource[] = [];
+  for (const h of children(root, DAV, 'href')) {
+    const raw = h.text.trim();
+    // Answered under the href as the client sent it: it matches its request by it.
+    const resolved = await resolve(ctx, ctx.paths.parseHref(raw), raw);
+    if ('found' in resolved && resolved.found.kind === 'object') found.push(resolved.found);
+    else answers.push(response(raw, 404));
+  }
+  return { status: 207, contentType: XML_TYPE, body: multistatus([...(await objectResponses(ctx, found, names)), ...answers]) };
+}
+
+async function query(ctx: DavContext, calendar: Calendar, root: DavElement): Promise<DavAnswer> {
+  const filter = child(root, CALDAV, 'filter');
+  if (!filter) return { status: 403, contentType: XML_TYPE, body: davError(CALDAV, 'valid-filter', 'calendar-query needs a filter') };
+  const objects = await objectsOf(ctx, calendar);
+  const texts = await objectTexts(ctx.deps, ctx.account, objects.map((o) => o.view));
+  let kept: ObjectResource[];
+  try {
+    kept = objects.filter((o) => passes(componentOf(texts.get(o.view.task.id) ?? ''), filter, ctx.account.offsetMinutes));
+  } catch (err) {
+    if (err instanceof FilterError) return { status: 403, contentType: XML_TYPE, body: davError(CALDAV, 'valid-filter', err.message) };
+    throw err;
+  }
+  return { status: 207, contentType: XML_TYPE, body: multistatus(await objectResponses(ctx, kept, propNames(root))) };
+}
+
+async function syncCollection(ctx: DavContext, calendar: Calendar, collectionPath: string, root: DavElement): Promise<DavAnswer> {
+  const sent = child(root, DAV, 'sync-token')?.text.trim() ?? '';
+  const invalid = (): DavAnswer => ({ status: 403, contentType: XML_TYPE, body: davError(DAV, 'valid-sync-token', 'this sync token is not (or no longer) valid: sync again without one') });
+  const position = await ctx.deps.store.read.changes.position(ctx.account.pk);
+  if (!position) return plain(404, 'no such account');
+  let after = 0;
+  if (sent !== '') {
+    const at = positionOfToken(sent);
+    if (at === undefined || at > position.seq || at < position.floor) return invalid();
+    after = at;
+  }
+  const limitText = child(child(root, DAV, 'limit'), DAV, 'nresults')?.text.trim();
+  const limit = limitText !== undefined && /^\d+$/.test(limitText) ? Math.max(1, Number(limitText)) : Number.MAX_SAFE_INTEGER;
+  const names = propNames(root);
+  let changed: Array<{ readonly id: number; readonly seq: number; readonly gone: boolean }>;
+  if (sent === '') {
+    // The first sync: every member, no removed ones (RFC 6578 3.4).
+    changed = (await ctx.deps.store.read.changes.folderMembers(ctx.account.pk, calendar.folder)).map((m) => ({ ...m, gone: false }));
+    changed.sort((a, b) => a.seq - b.seq);
+  } else {
+    const since = await ctx.deps.store.read.changes.folderSince(ctx.account.pk, calendar.folder, after, position.seq);
+    changed = [...since.members.map((m) => ({ ...m, gone: false })), ...since.left.map((m) => ({ ...m, gone: true }))].sort((a, b) => a.seq - b.seq);
+  }
+  const truncated = changed.length > limit;
+  const shown = truncated ? changed.slice(0, limit) : changed;
+  const token = truncated ? (shown[shown.length - 1]?.seq ?? after) : position.seq;
+  const liveIds = shown.filter((c) => !c.gone).map((c) => c.id);
+  const tasks = liveIds.length === 0 ? [] : (await ctx.deps.store.read.tasks.page(ctx.account.pk, { where: { ids: liveIds }, start: 0, num: liveIds.length, withChildren: false })).tasks;
+  const views = await objectViews(ctx.deps, ctx.account, tasks);
+  const live: ObjectResource[] = views
+    .filter((v: ObjectView) => v.task.folder === calendar.folder)
+    .map((view) => ({ kind: 'object', path: ctx.paths.object(ctx.account.userid, calendar.segment, view.name), calendar, view }));
+  // A task gone between the log's read and the tasks' is reported gone; so is every task that left.
+  const liveIdSet = new Set(live.map((o) => o.view.task.id));
+  const goneIds = shown.filter((c) => c.gone || !liveIdSet.has(c.id)).map((c) => c.id);
+  const rows = await ctx.deps.store.read.caldav.objectsOf(ctx.account.pk, goneIds);
+  const removed = goneIds.map((id) => response(ctx.paths.object(ctx.account.userid, calendar.segment, rows.get(id)?.name ?? defaultName(id)), 404));
+  const more = truncated ? [response(collectionPath, 507)] : [];
+  const tail = el(DAV, 'sync-token', escapeXml(syncToken(token)));
+  return { status: 207, contentType: XML_TYPE, body: multistatus([...(await objectResponses(ctx, live, names)), ...removed, ...more], tail) };
+}
+
+export async function report(ctx: DavContext, resource: Resource, body: string): Promise<DavAnswer> {
+  let root: DavElement;
+  try {
+    root = parseDav(body);
+  } catch (err) {
+    return plain(400, (err as Error).message);
+  }
+  const kind = clarkOf(root);
+  if (kind === `{${CALDAV}}calendar-multiget`) {
+    if (resource.kind !== 'calendar' && resource.kind !== 'home') return plain(403, 'calendar-multiget is a report of a calendar');
+    return multiget(ctx, root);
+  }
+  if (resource.kind !== 'calendar') return { status: 403, contentType: XML_TYPE, body: davError(DAV, 'supported-report', 'reports are answered on a calendar') };
+  if (kind === `{${CALDAV}}calendar-query`) return query(ctx, resource.calendar, root);
+  if (kind === '{DAV:}sync-collection') return syncCollection(ctx, resource.calendar, ctx.requestPath, root);
+  return { status: 403, contentType: XML_TYPE, body: davError(DAV, 'supported-report', `${kind} is not a report this server knows`) };
+}
+
