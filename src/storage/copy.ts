@@ -43,6 +43,7 @@ export const COPIED_TABLES = [
   'saved_searches',
   'changes',
   'task_folder_exits',
+  'app_passwords',
 ] as const;
 
 export interface TableDump {

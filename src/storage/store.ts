@@ -11,6 +11,7 @@
  */
 
 import type { Clock } from '../lib/clock.js';
+import type { AppPasswordsRepo } from './app-passwords-port.js';
 import type { ChangeNotices, ChangesRepo } from './changes-port.js';
 import type { AttachmentsRepo, DocumentKind, DocumentsRepo } from './documents-port.js';
 import type { ImportsRepo } from './imports-port.js';
@@ -18,6 +19,7 @@ import type { OrganizersRepo } from './organizers-port.js';
 import type { SharingRepo } from './sharing-port.js';
 import type { TasksRepo } from './tasks-port.js';
 
+export type * from './app-passwords-port.js';
 export type * from './changes-port.js';
 export type * from './documents-port.js';
 export type * from './imports-port.js';
@@ -317,8 +319,8 @@ export interface AccountsRepo {
   setAdmin(pk: number, isAdmin: boolean): Promise<void>;
   /**
    * Deletes the account and, through foreign keys that cascade, every row of it in every table:
-   * records, tombstones, meta, grants, tokens, codes, sessions, devices, links, and the apps it
-   * registered. Returns whether it existed.
+   * records, tombstones, meta, grants, tokens, codes, sessions, devices, links, app passwords, and
+   * the apps it registered. Returns whether it existed.
    */
   delete(pk: number): Promise<boolean>;
 }
@@ -421,6 +423,8 @@ export interface Repos {
   readonly sharing: SharingRepo;
   /** The change log (changes-port.ts): written by the database itself with every change of a record. */
   readonly changes: ChangesRepo;
+  /** App passwords (app-passwords-port.ts): what CalDAV clients sign in with. */
+  readonly appPasswords: AppPasswordsRepo;
 }
 
 /** The most keys CountersRepo.hitMany takes: 4 parameters each, far below either database's limit. */

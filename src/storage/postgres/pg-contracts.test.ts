@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import { testDatabaseUrl } from '../../../test/database.js';
 import { accountsAppsContract } from '../accounts-apps.contract.js';
+import { appPasswordsContract } from '../app-passwords.contract.js';
 import { changesContract } from '../changes.contract.js';
 import { documentsContract } from '../documents.contract.js';
 import { importsContract } from '../imports.contract.js';
@@ -21,6 +22,7 @@ if (testDatabaseUrl()) {
   importsContract('postgres', openPostgres);
   sharingContract('postgres', openPostgres);
   changesContract('postgres', openPostgres);
+  appPasswordsContract('postgres', openPostgres);
 } else {
   describe('postgres storage contracts', () => {
     it('are skipped: TEST_DATABASE_URL is not set', { skip: 'set TEST_DATABASE_URL (as .ci/run does) to run the PostgreSQL part' }, () => undefined);

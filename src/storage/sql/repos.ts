@@ -1,6 +1,7 @@
 import type { Repos } from '../store.js';
 import { SqlAccountLinks } from './account-links.js';
 import { SqlAccounts } from './accounts.js';
+import { SqlAppPasswords } from './app-passwords.js';
 import { SqlAuthRequests } from './auth-requests.js';
 import { SqlAttachments } from './attachments.js';
 import { SqlChanges } from './changes.js';
@@ -34,5 +35,6 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     imports: new SqlImports(db),
     sharing: new SqlSharing(db, dialect),
     changes: new SqlChanges(db, dialect),
+    appPasswords: new SqlAppPasswords(db, dialect),
   };
 }
