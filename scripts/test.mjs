@@ -54,6 +54,7 @@ const SECOND_PASS = [
   'src/features/sharing/searches.test.js',
   'src/features/sharing/sharing.errors.test.js',
   'src/features/sharing/sharing.test.js',
+  'src/features/users/app-passwords.service.test.js',
   'src/features/tasks/call-repos.test.js',
   'src/features/tasks/task-records.test.js',
   'src/features/tasks/tasks.add.test.js',
