@@ -78,6 +78,7 @@ const SECOND_PASS = [
   'src/storage/account-deletion.test.js',
   'src/storage/store-rate-limiter.test.js',
   'src/web/account.routes.test.js',
+  'src/web/app-passwords.routes.test.js',
   'src/web/apps.routes.test.js',
   'src/web/collaborators.routes.test.js',
   'src/web/export.routes.test.js',
