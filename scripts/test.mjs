@@ -102,9 +102,11 @@ const SECOND_PASS = [
   'test/sync/documents-sync.test.js',
   'test/sync/sharing-sync.test.js',
   // Of the browser tests, the to-do and collaborators pages run on both databases: their scripts
-  // poll for changes and share across accounts. The account and organize pages run on SQLite only:
-  // every one of their forms runs on PostgreSQL in its inject test (src/web/), and a browser adds
-  // nothing that depends on the database but 80 s of a test run's time.
+  // poll for changes and share across accounts; so does the app passwords walk (a few seconds),
+  // whose passwords sign in through the service the CalDAV face calls. The account and organize
+  // pages run on SQLite only: every one of their forms runs on PostgreSQL in its inject test
+  // (src/web/), and a browser adds nothing that depends on the database but 80 s of a test run's time.
+  'test/web/app-passwords.browser.test.js',
   'test/web/collaborators.browser.test.js',
   'test/web/tasks.browser.test.js',
   'test/sync/stamps.property.test.js',
