@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createAccount, PASSWORD, testContext, type TestContext } from '../../../test/harness.js';
 import { sha256Hex } from '../../lib/crypto.js';
+import { MemoryRateLimiter } from '../../lib/rate-limiter.js';
 import type { Account } from '../../storage/store.js';
 import {
   canonicalAppPassword,
@@ -142,6 +143,18 @@ describe('app passwords: signing in', () => {
     const others = [];
     for (let i = 0; i < 4; i++) others.push(kind(await attempt('target@example.org', 'aaaa-bbbb-cccc-dddd', newAddress())));
     assert.deepEqual(others, ['wrong', 'wrong', 'wrong', 'throttled'], 'the account kept its whole count');
+  });
+
+  it('fails closed as the sign-in page does when the in-memory limiter cannot hold another account (0006)', async () => {
+    const account = await createAccount(ctx);
+    const { password } = await made(account);
+    const limiter = new MemoryRateLimiter(2);
+    const deps = { ...ctx.deps, limiter };
+    const rule = ctx.config.rateLimits.signinPerAccount;
+    for (const junk of ['a', 'b']) await limiter.hit(`signin:account:${junk}:new`, rule, ctx.clock.now());
+    const full = await signInWithAppPassword(deps, { email: account.email, password, address: newAddress(), device: IPHONE });
+    assert.equal(full.kind, 'throttled', 'a key it could not count is refused, the right password untried');
+    assert.equal((await signIn(deps, { email: account.email, password: PASSWORD, deviceToken: undefined, address: newAddress() })).kind, 'throttled', 'as on the page');
   });
 
   it('guesses sent at once are counted exactly: three wrong answers, then nothing is tried', async () => {
