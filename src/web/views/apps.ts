@@ -3,8 +3,8 @@ import { MAX_REDIRECTS } from '../../oauth/clients.service.js';
 import type { ConnectedApp } from '../../oauth/grants.service.js';
 import type { Client } from '../../storage/store.js';
 import { buttonForm, field, form, textArea } from '../forms.js';
-import { appPasswordsSection, newAppPasswordNotice, type AppPasswordsView } from './app-passwords.js';
 import { day, h, layout, messages, type Nav, type Site } from '../html.js';
+import { appPasswordsSection, newAppPasswordNotice, type AppPasswordsView } from './app-passwords.js';
 
 /** Connected apps (what a person allowed) and developer apps (what a developer registered). */
 
