@@ -32,6 +32,9 @@ requireSupportedNode('npm test');
  * named at the end of the run (and fails it in CI), so a new one cannot be forgotten silently.
  */
 const SECOND_PASS = [
+  'src/caldav/caldav.discovery.test.js',
+  'src/caldav/caldav.objects.test.js',
+  'src/caldav/caldav.reports.test.js',
   'src/features/account/account.routes.test.js',
   'src/features/changes/changes.routes.test.js',
   'src/features/documents/attachments.test.js',
@@ -54,6 +57,7 @@ const SECOND_PASS = [
   'src/features/sharing/searches.test.js',
   'src/features/sharing/sharing.errors.test.js',
   'src/features/sharing/sharing.test.js',
+  'src/features/users/app-passwords.service.test.js',
   'src/features/tasks/call-repos.test.js',
   'src/features/tasks/task-records.test.js',
   'src/features/tasks/tasks.add.test.js',
@@ -80,6 +84,7 @@ const SECOND_PASS = [
   'src/storage/account-deletion.test.js',
   'src/storage/store-rate-limiter.test.js',
   'src/web/account.routes.test.js',
+  'src/web/app-passwords.routes.test.js',
   'src/web/apps.routes.test.js',
   'src/web/collaborators.routes.test.js',
   'src/web/export.routes.test.js',
@@ -103,9 +108,11 @@ const SECOND_PASS = [
   'test/sync/documents-sync.test.js',
   'test/sync/sharing-sync.test.js',
   // Of the browser tests, the to-do and collaborators pages run on both databases: their scripts
-  // poll for changes and share across accounts. The account and organize pages run on SQLite only:
-  // every one of their forms runs on PostgreSQL in its inject test (src/web/), and a browser adds
-  // nothing that depends on the database but 80 s of a test run's time.
+  // poll for changes and share across accounts; so does the app passwords walk (a few seconds),
+  // whose passwords sign in through the service the CalDAV face calls. The account and organize
+  // pages run on SQLite only: every one of their forms runs on PostgreSQL in its inject test
+  // (src/web/), and a browser adds nothing that depends on the database but 80 s of a test run's time.
+  'test/web/app-passwords.browser.test.js',
   'test/web/collaborators.browser.test.js',
   'test/web/tasks.browser.test.js',
   'test/sync/stamps.property.test.js',

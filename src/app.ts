@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
+import { addDavMethods, caldavRoutes } from './caldav/caldav.routes.js';
 import { accountRoutes } from './features/account/account.routes.js';
 import { changesRoutes } from './features/changes/changes.routes.js';
 import { documentRoutes } from './features/documents/documents.routes.js';
@@ -65,6 +66,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   app.decorateRequest('auth', null);
   app.decorateRequest('params_', null);
   app.decorateRequest('refusal', null);
+  addDavMethods(app);
   await registerBodyParsers(app, config.bodyLimitBytes);
   registerErrorHandling(app, siteOf(config.publicUrl));
 
@@ -83,6 +85,9 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     revokeRoutes(api, deps);
     metadataRoutes(api, deps);
   });
+
+  // CalDAV (docs/caldav.md): its own bodies (XML, iCalendar) and sign-in (app passwords).
+  await caldavRoutes(app, deps);
 
   // Cookies and CSRF belong to the HTML pages only: API calls never run their hooks.
   await app.register(async function pagesScope(pages) {

@@ -68,6 +68,7 @@ export interface Config {
   readonly refreshTokenMaxAgeSeconds: number;
   /** How long a spent refresh token may still be retried for its rotation's answer (0 = never; docs/decisions/0011). */
   readonly refreshTokenReuseSeconds: number;
+  /** How long a checked access token, or an app password found right, is trusted without the database. */
   readonly tokenCacheSeconds: number;
   readonly accountCacheSeconds: number;
   readonly sessionTtlSeconds: number;

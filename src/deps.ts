@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { AppPasswordCache } from './features/users/app-password-cache.js';
 import { ApiLimits } from './http/api-limits.js';
 import type { Clock } from './lib/clock.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -18,6 +19,8 @@ export interface Deps {
   readonly limiter: RateLimiter;
   readonly apiLimits: ApiLimits;
   readonly accessTokens: AccessTokens;
+  /** App-password sign-ins this process has seen right, and the turns of their checks. */
+  readonly appPasswords: AppPasswordCache;
   /** scrypt's cost for new password hashes (production's; the test harness picks a cheap one). */
   readonly scryptN: number;
   /** SMTP_URL's mailer, or null without one. */
@@ -38,6 +41,7 @@ export function createDeps(config: Config, adapter: Store, clock: Clock, options
     // Every API call counts twice (user and app): written in batches, not two writes per call.
     apiLimits: new ApiLimits(shared ? new BatchedRateLimiter(adapter.counters) : limiter, config.rateLimits),
     accessTokens: new AccessTokens(store, clock, config.tokenCacheSeconds),
+    appPasswords: new AppPasswordCache(config.tokenCacheSeconds),
     scryptN: options.scryptN ?? PRODUCTION_SCRYPT_N,
     mailer: createMailer(config.smtpUrl, config.mailFrom),
   };

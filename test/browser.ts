@@ -157,7 +157,7 @@ export async function submit(
   return browser.post(action, { ...formInputs(shown.body, action), ...fields });
 }
 
-/** What a browser sends for the form on `html` that posts to `action`, as shown: its hidden and filled fields, ticked boxes, chosen options. */
+/** What a browser sends for the form on `html` that posts to `action`, as shown: its hidden and filled fields, ticked boxes and radio buttons, chosen options. */
 export function filledForm(html: string, action: string): Record<string, string> {
   const at = html.indexOf(`action="${action}"`);
   const form = html.slice(html.lastIndexOf('<form', at), html.indexOf('</form>', at));
@@ -166,7 +166,7 @@ export function filledForm(html: string, action: string): Record<string, string>
     const attrs = m[1] ?? '';
     const name = /name="([^"]*)"/.exec(attrs)?.[1];
     const value = /value="([^"]*)"/.exec(attrs)?.[1] ?? '';
-    if (name === undefined || (/type="checkbox"/.test(attrs) && !/ checked/.test(attrs))) continue;
+    if (name === undefined || (/type="(checkbox|radio)"/.test(attrs) && !/ checked/.test(attrs))) continue;
     // A browser drops line breaks from a one-line field's value; a hidden field keeps them.
     const typed = /type="hidden"/.test(attrs) ? decode(value) : decode(value).replace(/[\r\n]/g, '');
     out[decode(name)] = typed;

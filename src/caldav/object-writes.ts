@@ -173,7 +173,9 @@ export async function moveObject(
   if (preconditionFails(headers.ifMatch, undefined, found.view)) return plain(412, 'the object changed since (If-Match)');
   const ownName = taskOfDefaultName(to.name);
   if (to.name !== found.view.name && ownName !== undefined && ownName !== found.view.task.id) return plain(403, 'names of the form tickler-<number>.ics are the server\'s own: choose another name');
-  const there = await findObject(ctx.deps, ctx.account, target, to.name);
+  const seen = await findObject(ctx.deps, ctx.account, target, to.name);
+  // The moving task itself holding the name (in the calendar it leaves) is no obstacle.
+  const there = seen.kind === 'elsewhere' && seen.taskId === found.view.task.id ? ({ kind: 'none' } as const) : seen;
   if (there.kind === 'here' && there.view.task.id === found.view.task.id) return { status: 204 };
   if (there.kind !== 'none' && !headers.overwrite) return plain(412, 'the destination exists (Overwrite: F)');
   if (there.kind === 'elsewhere') return plain(409, 'another calendar holds a task under the destination name');

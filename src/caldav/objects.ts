@@ -94,7 +94,7 @@ export function componentOf(text: string): ICAL.Component {
 }
 
 /** Where a name stands in a calendar: the object there, a task of another calendar holding it, or nothing. */
-export type Found = { readonly kind: 'here'; readonly view: ObjectView } | { readonly kind: 'elsewhere' } | { readonly kind: 'none' };
+export type Found = { readonly kind: 'here'; readonly view: ObjectView } | { readonly kind: 'elsewhere'; readonly taskId: number } | { readonly kind: 'none' };
 
 export async function findObject(deps: Deps, account: AccountView, calendar: Calendar, name: string): Promise<Found> {
   const row = await deps.store.read.caldav.byName(account.pk, name);
@@ -104,7 +104,7 @@ export async function findObject(deps: Deps, account: AccountView, calendar: Cal
   if (!task) return { kind: 'none' };
   // A name of Tickler's own is no longer the task's once a client named it otherwise.
   if (!row && (await deps.store.read.caldav.objectsOf(account.pk, [taskId])).has(taskId)) return { kind: 'none' };
-  if (task.folder !== calendar.folder) return { kind: 'elsewhere' };
+  if (task.folder !== calendar.folder) return { kind: 'elsewhere', taskId };
   const [view] = await objectViews(deps, account, [task]);
   return { kind: 'here', view: view as ObjectView };
 }

@@ -1,13 +1,19 @@
+import { createAppPassword, listAppPasswords, revokeAppPassword } from '../features/users/app-passwords.service.js';
 import { ADMIN_RESET_SECONDS, makeResetLink } from '../features/users/links.service.js';
 import { accountByEmail, createUser, deleteAccount, setPassword } from '../features/users/users.service.js';
 import { systemClock, unixSeconds } from '../lib/clock.js';
 import { connectedApps } from '../oauth/grants.service.js';
-import type { Account, Store } from '../storage/store.js';
+import type { Account, AppPassword, Store } from '../storage/store.js';
 import { args, optional, print, required, UsageError, withStore, type Verb } from './kit.js';
 
 /** An account as the commands print it (never its password hash). */
 export function accountRecord(a: Account): Record<string, unknown> {
   return { userid: a.userid, email: a.email, alias: a.alias, pro: a.pro, admin: a.isAdmin, created: a.createdAt };
+}
+
+/** An app password as `user app-password --list` prints it (never the password or its hash). */
+function appPasswordRecord(p: AppPassword): Record<string, unknown> {
+  return { id: p.id, name: p.name, read_only: p.readOnly, created: p.createdAt, last_used: p.lastUsedAt, last_device: p.lastDevice };
 }
 
 async function account(store: Store, email: string): Promise<Account> {
@@ -83,6 +89,34 @@ export const USER_VERBS: Readonly<Record<string, Verb>> = {
         const a = await account(store, required(v, 'email'));
         await store.transaction((tx) => tx.accounts.setAdmin(a.pk, v['off'] !== true));
         print({ userid: a.userid, admin: v['off'] !== true });
+      });
+      return 0;
+    },
+  },
+  'app-password': {
+    usage:
+      'user app-password --email E --name NAME [--read-only] | --list | --revoke ID\n' +
+      '                                          make an app password for a CalDAV app; prints {"id":…,"password":"…"}\n' +
+      '                                          (shown once). --list: one JSON line each; --revoke: stops it (a running\n' +
+      '                                          server may accept it for TOKEN_CACHE_SECONDS)',
+    async run(rest, config) {
+      const v = args(rest, { email: { type: 'string' }, name: { type: 'string' }, 'read-only': { type: 'boolean' }, list: { type: 'boolean' }, revoke: { type: 'string' } });
+      const name = optional(v, 'name');
+      const revoke = optional(v, 'revoke');
+      if ([name !== undefined, v['list'] === true, revoke !== undefined].filter(Boolean).length !== 1) throw new UsageError('give one of --name, --list or --revoke');
+      if (v['read-only'] === true && name === undefined) throw new UsageError('--read-only goes with --name');
+      if (revoke !== undefined && !/^\d{1,15}$/.test(revoke)) throw new UsageError('--revoke must be an app password id (--list shows them)');
+      await withStore(config(), async (store) => {
+        const a = await account(store, required(v, 'email'));
+        if (v['list'] === true) {
+          for (const p of await listAppPasswords({ store }, a.pk)) print(appPasswordRecord(p));
+        } else if (revoke !== undefined) {
+          if (!(await revokeAppPassword({ store }, a.pk, Number(revoke)))) throw new UsageError(`no app password ${revoke} of ${a.email}`);
+          print({ id: Number(revoke), revoked: true });
+        } else {
+          const made = await createAppPassword({ store, clock: systemClock }, a.pk, { name: name as string, readOnly: v['read-only'] === true });
+          print({ id: made.appPassword.id, password: made.password });
+        }
       });
       return 0;
     },

@@ -81,6 +81,12 @@ describe('MemoryRateLimiter under a flood of made-up keys', () => {
     // fails closed.
     assert.deepEqual(await rl.check('signin:account:someone:new', HOUR_RULE, T0 + 600_000), { allowed: true, retryAfterSeconds: 0, quota: { remaining: 2, resetSeconds: 3000 } });
     assert.deepEqual(await rl.hit('signin:account:someone:new', HOUR_RULE, T0 + 600_000), { allowed: false, retryAfterSeconds: 3000 });
+    // A limit that checks first and counts failures after (app passwords) asks to fail closed:
+    // refused as the hit would be, while a key the table holds is answered by its count.
+    assert.deepEqual(await rl.check('signin:account:someone:new', HOUR_RULE, T0 + 600_000, { failClosed: true }), { allowed: false, retryAfterSeconds: 3000 });
+    assert.equal((await rl.check('signin:account:junk0:new', HOUR_RULE, T0 + 600_000, { failClosed: true })).allowed, true);
+    assert.equal((await rl.check(victim, HOUR_RULE, T0 + 600_000, { failClosed: true })).allowed, false);
+    assert.equal((await rl.check('signin:account:someone:new', HOUR_RULE, T0 + 3_600_000, { failClosed: true })).allowed, true, 'the next hour has room');
   });
 
   test('ended windows free their places', async () => {

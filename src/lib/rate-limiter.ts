@@ -29,10 +29,18 @@ export interface RateLimiter {
    * call counts two keys, and the promises of two hits were a measurable share of account/get.
    */
   hitNow?(key: string, rule: RateRule, nowMs: number): RateDecision;
-  /** Says whether one more event would be within the rule, without counting it. */
-  check(key: string, rule: RateRule, nowMs: number): Promise<RateDecision>;
+  /**
+   * Says whether one more event would be within the rule, without counting it. With `failClosed`,
+   * a key that hit() could not count (a full table of the in-memory limiter) is refused, as hit()
+   * would refuse it: for limits that check first and count failures after (app passwords).
+   */
+  check(key: string, rule: RateRule, nowMs: number, options?: CheckOptions): Promise<RateDecision>;
   /** Writes whatever counts it still holds (the server is closing); never fails. */
   close?(): Promise<void>;
+}
+
+export interface CheckOptions {
+  readonly failClosed?: boolean;
 }
 
 /** The answer to a hit within its rule (shared by every limiter). */
@@ -154,13 +162,17 @@ export class MemoryRateLimiter implements RateLimiter {
    * A full table does not refuse here: the token endpoint checks every request before it knows
    * whether the request will fail, so refusing would let one flood of made-up client ids stop
    * every app's token requests. Limits that must fail closed count with `hit` before the work
-   * (sign-ins do).
+   * (sign-ins do), or check with `failClosed` (app passwords, which count only failures).
    */
-  async check(key: string, rule: RateRule, nowMs: number): Promise<RateDecision> {
+  async check(key: string, rule: RateRule, nowMs: number, options: CheckOptions = {}): Promise<RateDecision> {
     if (rule.limit === 0) return ALLOWED;
     const { start, end } = windowOf(rule, nowMs);
-    const w = this.tables.get(namespaceOf(key))?.windows.get(key);
+    const table = this.tables.get(namespaceOf(key));
+    const w = table?.windows.get(key);
     if (w && w.start >= start) return decide(w.count + 1, rule, w.end, nowMs);
+    // A key the full table does not hold: its failure could not be counted either.
+    const now = Math.floor(nowMs / 1000);
+    if (options.failClosed && !w && table && !table.hasRoom(now)) return table.refusal(now);
     return decide(1, rule, end, nowMs);
   }
 

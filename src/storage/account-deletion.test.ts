@@ -8,6 +8,7 @@ import { signedInBrowser } from '../../test/web-pages.js';
 import { exportAccount } from '../features/moving/export.service.js';
 import { runImport } from '../features/moving/import.service.js';
 import { JsonSource } from '../features/moving/json-source.js';
+import { createAppPassword, signInWithAppPassword } from '../features/users/app-passwords.service.js';
 import { makeInvite, makeResetLink } from '../features/users/links.service.js';
 import { deleteAccount } from '../features/users/users.service.js';
 import { registerClient } from '../oauth/clients.service.js';
@@ -136,6 +137,9 @@ describe('deleting an account removes every record of it', () => {
         const { issueCode } = await import('../../test/harness.js');
         await issueCode(ctx, account, app);
         await makeResetLink(ctx.deps, account.pk, 3600);
+        // An app password (CalDAV's sign-in), used once: after the deletion it no longer signs in.
+        const appPassword = (await createAppPassword(ctx.deps, account.pk, { name: 'Phone', readOnly: false })).password;
+        assert.equal((await signInWithAppPassword(ctx.deps, { email: account.email, password: appPassword, address: '192.0.2.1', device: 'x' })).kind, 'ok');
         await makeInvite(ctx.deps, account.pk, 'x');
         // An app the account registered, which someone else uses.
         const own = await registerClient(ctx.deps, { name: 'Owned', redirectUris: ['https://owned.example/cb'], ownerPk: account.pk });
@@ -157,7 +161,7 @@ describe('deleting an account removes every record of it', () => {
           await tx.caldav.setCalendarProps(account.pk, 0, { '{http://apple.com/ns/ical/}calendar-color': '#00FF00' });
         });
         await api(ctx, token, '/3/tasks/search_add.php', { searches: JSON.stringify([{ name: 'S', search: { root: [{ field: 'star', type: 'yes' }] } }]) });
-        return { account, token, own, user, userToken, partner, partnerToken };
+        return { account, token, own, user, userToken, partner, partnerToken, appPassword };
       };
       const doomed = await fill();
       const kept = await fill();
@@ -176,6 +180,9 @@ describe('deleting an account removes every record of it', () => {
       assert.equal((await api(ctx, doomed.token, '/3/account/get.php')).statusCode, 401);
       assert.ok(await ctx.deps.store.read.accounts.get(doomed.user.pk), 'the other user stays');
       assert.equal(await deleteAccount(ctx.deps, doomed.account.pk), false);
+      const tryPassword = (who: typeof doomed) => signInWithAppPassword(ctx.deps, { email: who.account.email, password: who.appPassword, address: '192.0.2.1', device: 'x' });
+      assert.equal((await tryPassword(doomed)).kind, 'wrong', 'its app password no longer signs in');
+      assert.equal((await tryPassword(kept)).kind, 'ok');
       // The partner keeps its copy of the joint task, no longer shared, and no collaborator.
       const [, ...partnerTasks] = (await api(ctx, doomed.partnerToken, '/3/tasks/get.php', { fields: 'shared' })).json<Array<{ title: string; shared: number }>>();
       assert.deepEqual(partnerTasks.map((t) => [t.title, t.shared]), [['Kept & kept', 0]]);

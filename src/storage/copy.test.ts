@@ -156,6 +156,8 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     listId = list?.id ?? '';
     await call(sqliteApp, '/3/rows/add.php', { rows: JSON.stringify([{ list: listId, ref: 'r', cells: { c1: 'Milk' } }]) });
     await call(sqliteApp, '/3/tasks/edit.php', { tasks: JSON.stringify([{ id: added[0]?.id, attach: [{ kind: 'note', id: notes[0]?.id }] }]) });
+    // An app password (a phone's CalDAV sign-in), stored as the service stores it.
+    await source.transaction((tx) => tx.appPasswords.create({ userPk: ann.pk, name: 'iPhone', secretHash: 'copied-hash', readOnly: true, createdAt: 1000 }));
 
     target = await freshSchema(base as string);
     pgStore = new PostgresStore({ url: target.url, poolSize: 3 });
@@ -184,6 +186,7 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     assert.equal(counts['list_rows'], 1);
     assert.equal(counts['deleted_records'], 1);
     assert.equal(counts['task_attachments'], 1);
+    assert.equal(counts['app_passwords'], 1);
   });
 
   it('answers on PostgreSQL exactly as on SQLite: same token, same records, stamps and tombstones', async () => {
@@ -213,6 +216,10 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     assert.equal(t?.id, 4, 'tasks 1-3 were used on SQLite (3 deleted): the counter came along');
     const again = await registerClient({ store: pgStore, clock }, { name: 'New on PostgreSQL', redirectUris: ['https://new.example/cb'] });
     assert.ok(again.client.pk > 1);
+    const copied = await pgStore.read.appPasswords.byHash('copied-hash');
+    assert.deepEqual([copied?.name, copied?.readOnly], ['iPhone', true]);
+    const next = await pgStore.transaction((tx) => tx.appPasswords.create({ userPk: copied?.userPk ?? 0, name: 'New', secretHash: 'new-hash', readOnly: false, createdAt: 2000 }));
+    assert.ok(next.id > (copied?.id ?? 0), 'the identity of app passwords moved past the copied ones');
     const refreshed = await pgApp.inject({
       method: 'POST',
       url: '/3/account/token.php',

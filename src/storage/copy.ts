@@ -47,6 +47,7 @@ export const COPIED_TABLES = [
   'caldav_calendars',
   // Answers promised to apps for 24 hours (Idempotency-Key): a retry after the move still gets its own.
   'idempotency_keys',
+  'app_passwords',
 ] as const;
 
 export interface TableDump {

@@ -12,6 +12,7 @@
 
 import type { Clock } from '../lib/clock.js';
 import type { CaldavRepo } from './caldav-port.js';
+import type { AppPasswordsRepo } from './app-passwords-port.js';
 import type { ChangeNotices, ChangesRepo } from './changes-port.js';
 import type { AttachmentsRepo, DocumentKind, DocumentsRepo } from './documents-port.js';
 import type { IdempotencyRepo } from './idempotency-port.js';
@@ -21,6 +22,7 @@ import type { SharingRepo } from './sharing-port.js';
 import type { TasksRepo } from './tasks-port.js';
 
 export type * from './caldav-port.js';
+export type * from './app-passwords-port.js';
 export type * from './changes-port.js';
 export type * from './documents-port.js';
 export type * from './idempotency-port.js';
@@ -321,8 +323,8 @@ export interface AccountsRepo {
   setAdmin(pk: number, isAdmin: boolean): Promise<void>;
   /**
    * Deletes the account and, through foreign keys that cascade, every row of it in every table:
-   * records, tombstones, meta, grants, tokens, codes, sessions, devices, links, and the apps it
-   * registered. Returns whether it existed.
+   * records, tombstones, meta, grants, tokens, codes, sessions, devices, links, app passwords, and
+   * the apps it registered. Returns whether it existed.
    */
   delete(pk: number): Promise<boolean>;
 }
@@ -428,6 +430,8 @@ export interface Repos {
   /** What CalDAV keeps beside tasks and folders (caldav-port.ts). */
   readonly caldav: CaldavRepo;
   readonly idempotency: IdempotencyRepo;
+  /** App passwords (app-passwords-port.ts): what CalDAV clients sign in with. */
+  readonly appPasswords: AppPasswordsRepo;
 }
 
 /** The most keys CountersRepo.hitMany takes: 4 parameters each, far below either database's limit. */

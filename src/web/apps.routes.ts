@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createAppPassword, listAppPasswords, revokeAppPassword } from '../features/users/app-passwords.service.js';
+import { InvalidInput } from '../features/users/users.service.js';
 import type { Params } from '../http/params.js';
 import { removeIcon, setIcon } from '../oauth/client-icons.js';
 import { deleteClient, InvalidClientInput, mayManage, registerClient, rotateSecret, updateClient } from '../oauth/clients.service.js';
@@ -25,8 +27,9 @@ function appFields(p: Params): Record<string, string> {
 }
 
 /**
- * Connected apps, developer apps, app icons and the favicon. A person revokes only their own
- * grants; a developer manages only their own apps, an admin every app (clients.service mayManage).
+ * Connected apps (with app passwords), developer apps, app icons and the favicon. A person revokes
+ * only their own grants and app passwords; a developer manages only their own apps, an admin every
+ * app (clients.service mayManage).
  */
 export function appsRoutes(web: Web): void {
   const { deps } = web;
@@ -54,8 +57,32 @@ export function appsRoutes(web: Web): void {
   web.getSignedIn('/account/apps', async function showConnected(request, reply, who) {
     const flash = web.flash(request, reply);
     const apps = await connectedApps(deps, { userPk: who.account.pk });
-    const v = { csrf: reply.generateCsrf(), apps, cacheSeconds: deps.config.tokenCacheSeconds, error: flash.error, notice: flash.notice };
+    const csrf = reply.generateCsrf();
+    const cacheSeconds = deps.config.tokenCacheSeconds;
+    const passwords = { csrf, passwords: await listAppPasswords(deps, who.account.pk), fields: flash.fields, cacheSeconds };
+    const v = { csrf, apps, cacheSeconds, passwords, secret: flash.secret, error: flash.error, notice: flash.notice };
     return web.page(reply, 200, connectedAppsPage(web.site, web.nav(reply, who, '/account/apps'), v));
+  });
+
+  web.postSignedIn('/account/apps/passwords', ['name', 'access'], async function makeAppPassword(request, reply, p, who) {
+    const fields = { name: p.get('name') ?? '', access: p.get('access') ?? '' };
+    // The form always sends one of the two; anything else is not guessed at.
+    if (fields.access !== 'read' && fields.access !== 'write') return web.redirect(request, reply, '/account/apps', { error: 'Choose the access: read and write, or read only.', fields });
+    try {
+      const { appPassword, password } = await createAppPassword(deps, who.account.pk, { name: fields.name, readOnly: fields.access === 'read' });
+      return web.redirect(request, reply, '/account/apps', { secret: { label: `The app password for ${appPassword.name}:`, value: password } });
+    } catch (err) {
+      if (err instanceof InvalidInput) return web.redirect(request, reply, '/account/apps', { error: `Not made: ${err.message}.`, fields });
+      throw err;
+    }
+  });
+
+  web.postSignedIn('/account/apps/passwords/revoke', ['id'], async function revokePassword(request, reply, p, who) {
+    const id = Number(p.text('id'));
+    // Only the account's own: another's id is answered as one that is gone.
+    const named = Number.isSafeInteger(id) ? (await listAppPasswords(deps, who.account.pk)).find((a) => a.id === id) : undefined;
+    const ok = named !== undefined && (await revokeAppPassword(deps, who.account.pk, id));
+    return web.redirect(request, reply, '/account/apps', ok ? { notice: `Revoked: the app password ${named.name} no longer signs in.` } : { error: 'That app password was revoked already.' });
   });
 
   web.postSignedIn('/account/apps/revoke', ['grant'], async function revoke(request, reply, p, who) {

@@ -40,7 +40,7 @@ label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}
 .hint{display:block;color:#555c6c;font-size:.88rem;font-weight:400;margin:.1rem 0 .2rem}
 input,select,textarea,button{font:inherit}
 input[type=email],input[type=password],input[type=text],input[type=url],input[type=number],input[type=search],input[type=date],input[type=datetime-local],input[type=time],select,textarea{width:100%;padding:.5rem;border:1px solid #8b93a7;border-radius:6px;background:#fff;color:inherit}
-input[type=checkbox]{width:1.1rem;height:1.1rem}
+input[type=checkbox],input[type=radio]{width:1.1rem;height:1.1rem}
 textarea{min-height:5.5rem}
 fieldset{border:1px solid #d5d9e1;border-radius:8px;margin:1rem 0 0;padding:.2rem 1rem 1rem;min-width:0}
 legend{font-weight:600;padding:0 .3rem}
@@ -262,4 +262,9 @@ export function messages(m: { error?: string | undefined; notice?: string | unde
 /** The date of a Unix time, as people read it (UTC: the server knows no one's timezone for sure). */
 export function day(seconds: number): string {
   return new Date(seconds * 1000).toISOString().slice(0, 10);
+}
+
+/** The date and minute of a Unix time, in UTC and saying so: when something was last used. */
+export function dayAndTime(seconds: number): string {
+  return `${new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

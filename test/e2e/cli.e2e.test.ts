@@ -4,11 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
+import { createDeps } from '../../src/deps.js';
+import { signInWithAppPassword } from '../../src/features/users/app-passwords.service.js';
+import { systemClock } from '../../src/lib/clock.js';
 import { openStore } from '../../src/storage/open.js';
 import { freshDatabase, type TestDatabase } from '../database.js';
 import { cli, cliAsync, type CliResult } from './processes.js';
 
-/** bin/tickler's user, app and grant commands, as an operator runs them: JSON out, exit 2 on bad input. */
+/** bin/tickler's user (app passwords included), app and grant commands, as an operator runs them: JSON out, exit 2 on bad input. */
 
 describe('bin/tickler user, app and grant', () => {
   let dir: string;
@@ -39,7 +42,8 @@ describe('bin/tickler user, app and grant', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, new RegExp(`^Usage: tickler ${group} <verb>`));
     }
-    assert.match(cli(['user'], env).stdout, /user list[\s\S]*user show[\s\S]*user passwd[\s\S]*user reset-link[\s\S]*user admin[\s\S]*user delete/);
+    assert.match(cli(['user'], env).stdout, /user list[\s\S]*user show[\s\S]*user passwd[\s\S]*user reset-link[\s\S]*user admin[\s\S]*user app-password[\s\S]*user delete/);
+    assert.match(cli(['help'], env).stdout, /user app-password --email E --name NAME \[--read-only\] \| --list \| --revoke ID/);
     assert.match(cli(['app'], env).stdout, /app list[\s\S]*app show[\s\S]*app rotate-secret[\s\S]*app redirects[\s\S]*app delete/);
     assert.match(cli(['grant'], env).stdout, /grant list[\s\S]*grant revoke/);
     assert.match(cli(['help'], env).stdout, /grant revoke/);
@@ -50,6 +54,12 @@ describe('bin/tickler user, app and grant', () => {
       [['user', 'passwd', '--email', 'nobody@example.org', '--password', 'long enough'], /no account/],
       [['app', 'show', '--client-id', 'app0'], /no app with the client id "app0"/],
       [['app', 'add', '--name', 'X'], /--redirect-uri is required/],
+      [['user', 'app-password', '--email', 'nobody@example.org'], /give one of --name, --list or --revoke/],
+      [['user', 'app-password', '--email', 'nobody@example.org', '--list', '--revoke', '1'], /give one of --name, --list or --revoke/],
+      [['user', 'app-password', '--email', 'nobody@example.org', '--list', '--read-only'], /--read-only goes with --name/],
+      [['user', 'app-password', '--email', 'nobody@example.org', '--revoke', 'x'], /--revoke must be an app password id/],
+      [['user', 'app-password', '--email', 'nobody@example.org', '--name', 'Phone'], /no account with the e-mail address "nobody@example.org"/],
+      [['user', 'app-password', '--name', 'Phone'], /--email is required/],
       [['grant', 'revoke'], /give either --id or --email/],
       [['grant', 'revoke', '--id', 'x'], /--id must be a grant id/],
       [['grant', 'revoke', '--id', '999999'], /no grant 999999 that can be revoked/],
@@ -86,6 +96,40 @@ describe('bin/tickler user, app and grant', () => {
     assert.deepEqual(json(cli(['user', 'admin', '--email', 'bob@example.org', '--off'], env)), { userid: listed[1]?.userid, admin: false });
     assert.equal(json<{ userid: string }>(cli(['user', 'delete', '--email', 'bob@example.org'], env)).userid, listed[1]?.userid);
     assert.deepEqual(lines<{ email: string }>(cli(['user', 'list'], env)).map((u) => u.email), ['Ada@example.org']);
+  });
+
+  it('app passwords: make one (read only or not), list them, sign in with one, revoke it', async () => {
+    json(cli(['user', 'add', '--email', 'cal@example.org', '--password', 'first passphrase'], env));
+    const phone = json<{ id: number; password: string }>(cli(['user', 'app-password', '--email', 'CAL@example.org', '--name', 'iPhone'], env));
+    assert.deepEqual(Object.keys(phone), ['id', 'password']);
+    assert.match(phone.password, /^[a-km-np-z2-9]{4}(-[a-km-np-z2-9]{4}){3}$/);
+    const tablet = json<{ id: number; password: string }>(cli(['user', 'app-password', '--email', 'cal@example.org', '--name', 'Tablet', '--read-only'], env));
+    const listed = lines<Record<string, unknown>>(cli(['user', 'app-password', '--email', 'cal@example.org', '--list'], env));
+    assert.deepEqual(listed.map((p) => [p['id'], p['name'], p['read_only'], p['last_used']]), [[phone.id, 'iPhone', false, null], [tablet.id, 'Tablet', true, null]]);
+    assert.equal(JSON.stringify(listed).includes(phone.password), false, 'never the password');
+    const tooLong = cli(['user', 'app-password', '--email', 'cal@example.org', '--name', 'x'.repeat(101)], env);
+    assert.equal(tooLong.code, 2);
+    assert.match(tooLong.stderr, /the name must have 1 to 100 characters/);
+
+    // What a server does with them: the service the CalDAV face calls, on the same database.
+    const store = await openStore(loadConfig(env).database);
+    try {
+      const deps = createDeps(loadConfig(env), store, systemClock);
+      const signIn = (password: string) => signInWithAppPassword(deps, { email: 'cal@example.org', password, address: '192.0.2.9', device: 'cli test' });
+      const read = await signIn(tablet.password);
+      assert.deepEqual(read.kind === 'ok' && read.appPassword, { id: tablet.id, readOnly: true });
+      assert.deepEqual(json(cli(['user', 'app-password', '--email', 'cal@example.org', '--revoke', String(phone.id)], env)), { id: phone.id, revoked: true });
+      assert.equal((await signIn(phone.password)).kind, 'wrong', 'not cached here: stopped at once');
+      assert.equal((await signIn(tablet.password)).kind, 'ok');
+    } finally {
+      await store.close();
+    }
+    const again = cli(['user', 'app-password', '--email', 'cal@example.org', '--revoke', String(phone.id)], env);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, new RegExp(`no app password ${phone.id} of cal@example.org`));
+    const left = lines<{ id: number; last_used: number; last_device: string }>(cli(['user', 'app-password', '--email', 'cal@example.org', '--list'], env));
+    assert.deepEqual(left.map((p) => [p.id, p.last_device]), [[tablet.id, 'cli test']]);
+    assert.ok(left[0]?.last_used);
   });
 
   it('apps: several addresses, an owner, show, rotate, change addresses, delete; grants: list and revoke', async () => {

@@ -1,6 +1,8 @@
 import { sha256Hex } from '../../lib/crypto.js';
 import { decoyHash, MAX_PASSWORD_LENGTH, verifyPassword } from '../../lib/password.js';
+import type { RateRule } from '../../lib/rate-rule.js';
 import type { Deps } from '../../deps.js';
+import type { Credentials } from '../../storage/store.js';
 import { emailKey } from './users.service.js';
 
 export type SignInResult =
@@ -17,6 +19,41 @@ export interface SignInAttempt {
   readonly address: string;
 }
 
+/** The account a sign-in names, and the counts its attempt is throttled by. */
+export interface SignInCounts {
+  /** The account of the e-mail address, or null (unknown addresses are counted all the same). */
+  readonly creds: Credentials | null;
+  /** The device token is one this server issued to the account at an earlier sign-in. */
+  readonly knownDevice: boolean;
+  /** Keys and rules, in the order they are counted: the address first, then the account. */
+  readonly counts: ReadonlyArray<readonly [key: string, rule: RateRule]>;
+}
+
+/**
+ * The rule of docs/decisions/0005-sign-in-throttling.md, once for every way of signing in with a
+ * password (the pages' password here, app passwords in app-passwords.service.ts): attempts count
+ * per client address across all accounts, and per account separately for each browser that has
+ * signed in to it before and together for all others. The account key is the e-mail as typed
+ * (normalised), so unknown and known addresses behave alike. The address comes first: an address
+ * past its limit never adds an account key, so one source cannot fill the limiter's table with
+ * made-up e-mail addresses (0006).
+ */
+export async function signInCounts(deps: Pick<Deps, 'store' | 'config'>, a: Pick<SignInAttempt, 'email' | 'deviceToken' | 'address'>): Promise<SignInCounts> {
+  const key = emailKey(a.email);
+  const creds = key === '' ? null : await deps.store.read.accounts.credentialsByEmail(key);
+  const deviceHash = a.deviceToken ? sha256Hex(a.deviceToken) : undefined;
+  const knownDevice = creds !== null && deviceHash !== undefined && (await deps.store.read.accounts.isKnownDevice(creds.pk, deviceHash));
+  const rules = deps.config.rateLimits;
+  return {
+    creds,
+    knownDevice,
+    counts: [
+      [`signin:address:${a.address}`, rules.signinPerAddress],
+      [`signin:account:${sha256Hex(key)}:${knownDevice ? deviceHash : 'new'}`, rules.signinPerAccount],
+    ],
+  };
+}
+
 /**
  * Password sign-in, throttled without locking the real user out (OWASP's "device cookie" scheme):
  * attempts count per account separately for each browser that has signed in to it before, and
@@ -28,19 +65,11 @@ export interface SignInAttempt {
  * purpose) hash would let guesses sent in parallel all pass the check before any was counted.
  */
 export async function signIn(deps: Deps, a: SignInAttempt): Promise<SignInResult> {
-  const key = emailKey(a.email);
-  const creds = key === '' ? null : await deps.store.read.accounts.credentialsByEmail(key);
-  const deviceHash = a.deviceToken ? sha256Hex(a.deviceToken) : undefined;
-  const knownDevice = creds !== null && deviceHash !== undefined && (await deps.store.read.accounts.isKnownDevice(creds.pk, deviceHash));
-  // Keyed by the e-mail as typed (normalised), so unknown and known addresses behave alike.
-  const accountKey = `signin:account:${sha256Hex(key)}:${knownDevice ? deviceHash : 'new'}`;
-  const addressKey = `signin:address:${a.address}`;
-  const rules = deps.config.rateLimits;
+  const { creds, knownDevice, counts } = await signInCounts(deps, a);
   const now = deps.clock.now();
-  // The address first, and one after the other: an address past its limit never adds an account
-  // key, so one source cannot fill the limiter's table with made-up e-mail addresses (0006). The
-  // second write costs nothing beside the deliberately slow password hash.
-  for (const [k, rule] of [[addressKey, rules.signinPerAddress], [accountKey, rules.signinPerAccount]] as const) {
+  // One after the other: an address past its limit never adds an account key. The second write
+  // costs nothing beside the deliberately slow password hash.
+  for (const [k, rule] of counts) {
     const d = await deps.limiter.hit(k, rule, now);
     if (!d.allowed) return { kind: 'throttled', retryAfterSeconds: d.retryAfterSeconds };
   }

@@ -109,14 +109,19 @@ export async function setPassword(
 
 /**
  * Deletes the account and every record of it: tasks, organizers, tombstones, meta, grants and
- * tokens, codes, sessions, devices, links, and the apps it registered (whose users lose them).
- * One statement: the database's foreign keys cascade from accounts. Tokens cached by this process
- * are dropped at once; another instance's cache holds one for TOKEN_CACHE_SECONDS at most.
+ * tokens, codes, sessions, devices, links, app passwords, and the apps it registered (whose users
+ * lose them). One statement: the database's foreign keys cascade from accounts. Tokens and app
+ * passwords cached by this process are dropped at once; another instance's cache holds one for
+ * TOKEN_CACHE_SECONDS at most.
  */
-export async function deleteAccount(deps: { store: Store; accessTokens?: { forgetUser(userPk: number): void; forgetClient(clientPk: number): void } }, userPk: number): Promise<boolean> {
+export async function deleteAccount(
+  deps: { store: Store; accessTokens?: { forgetUser(userPk: number): void; forgetClient(clientPk: number): void }; appPasswords?: { forgetUser(userPk: number): void } },
+  userPk: number,
+): Promise<boolean> {
   const owned = await deps.store.read.clients.list(userPk);
   const deleted = await deps.store.transaction((tx) => tx.accounts.delete(userPk));
   deps.accessTokens?.forgetUser(userPk);
+  deps.appPasswords?.forgetUser(userPk);
   for (const c of owned) deps.accessTokens?.forgetClient(c.pk);
   return deleted;
 }

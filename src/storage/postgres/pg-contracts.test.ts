@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import { testDatabaseUrl } from '../../../test/database.js';
 import { accountsAppsContract } from '../accounts-apps.contract.js';
 import { caldavContract } from '../caldav.contract.js';
+import { appPasswordsContract } from '../app-passwords.contract.js';
 import { changesContract } from '../changes.contract.js';
 import { documentsContract } from '../documents.contract.js';
 import { idempotencyContract } from '../idempotency.contract.js';
@@ -25,6 +26,7 @@ if (testDatabaseUrl()) {
   changesContract('postgres', openPostgres);
   caldavContract('postgres', openPostgres);
   idempotencyContract('postgres', openPostgres);
+  appPasswordsContract('postgres', openPostgres);
 } else {
   describe('postgres storage contracts', () => {
     it('are skipped: TEST_DATABASE_URL is not set', { skip: 'set TEST_DATABASE_URL (as .ci/run does) to run the PostgreSQL part' }, () => undefined);

@@ -1,6 +1,7 @@
 import type { Repos } from '../store.js';
 import { SqlAccountLinks } from './account-links.js';
 import { SqlAccounts } from './accounts.js';
+import { SqlAppPasswords } from './app-passwords.js';
 import { SqlAuthRequests } from './auth-requests.js';
 import { SqlAttachments } from './attachments.js';
 import { SqlCaldav } from './caldav.js';
@@ -38,5 +39,6 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     changes: new SqlChanges(db, dialect),
     caldav: new SqlCaldav(db, dialect),
     idempotency: new SqlIdempotency(db),
+    appPasswords: new SqlAppPasswords(db, dialect),
   };
 }

@@ -714,6 +714,27 @@ CREATE INDEX idempotency_keys_by_client ON idempotency_keys (client_pk);
 `,
   },
   {
+    version: 19,
+    name: 'app passwords',
+    sql: `
+-- Passwords a person makes for one app each (a phone's CalDAV account; docs/decisions/0024): only
+-- the SHA-256 of the password is kept (it is random, 80 bits: nothing to guess from the hash), and
+-- a sign-in finds the row by it. Revoking one deletes its row; an account's go with it (cascade).
+-- last_used_at and last_device are recorded at most once a minute per password.
+CREATE TABLE app_passwords (
+  id           INTEGER PRIMARY KEY,
+  user_pk      INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  name         TEXT    NOT NULL,
+  secret_hash  TEXT    NOT NULL UNIQUE,
+  read_only    INTEGER NOT NULL CHECK (read_only IN (0, 1)),
+  created_at   INTEGER NOT NULL,
+  last_used_at INTEGER,
+  last_device  TEXT
+) STRICT;
+CREATE INDEX app_passwords_by_user ON app_passwords (user_pk, id);
+`,
+  },
+  {
     version: 20,
     name: 'CalDAV: the names, UIDs and kept properties of calendar objects, and calendars\' properties',
     sql: `

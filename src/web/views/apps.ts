@@ -4,6 +4,7 @@ import type { ConnectedApp } from '../../oauth/grants.service.js';
 import type { Client } from '../../storage/store.js';
 import { buttonForm, field, form, textArea } from '../forms.js';
 import { day, h, layout, messages, type Nav, type Site } from '../html.js';
+import { appPasswordsSection, newAppPasswordNotice, type AppPasswordsView } from './app-passwords.js';
 
 /** Connected apps (what a person allowed) and developer apps (what a developer registered). */
 
@@ -16,7 +17,17 @@ function iconOf(site: Site, client: Client): string {
 export function connectedAppsPage(
   site: Site,
   nav: Nav,
-  v: { csrf: string; apps: readonly ConnectedApp[]; cacheSeconds: number; error?: string | undefined; notice?: string | undefined },
+  v: {
+    csrf: string;
+    apps: readonly ConnectedApp[];
+    cacheSeconds: number;
+    /** The app passwords part (views/app-passwords.ts). */
+    passwords: AppPasswordsView;
+    /** A new app password, shown once. */
+    secret?: { label: string; value: string } | undefined;
+    error?: string | undefined;
+    notice?: string | undefined;
+  },
 ): string {
   const items = v.apps
     .map(({ grant, client }) => {
@@ -41,10 +52,11 @@ ${buttonForm(`${site.base}/account/apps/revoke`, v.csrf, `Revoke ${client.name}`
   return layout(
     site,
     'Connected apps',
-    `<h1>Connected apps</h1>${messages(v)}
+    `<h1>Connected apps</h1>${messages(v)}${v.secret ? newAppPasswordNotice(v.secret) : ''}
 <p>These apps can use your account, each for what you allowed. Lost a phone? Revoke the app on it: it must ask you again. ${h(cache)}</p>
 <div class="card">${items ? `<ul class="items">${items}</ul>` : '<p>No app holds access to your account.</p>'}</div>
-<p class="muted">"Last used" is when the app last got a token: apps renew theirs every two hours while in use.</p>`,
+<p class="muted">"Last used" is when the app last got a token: apps renew theirs every two hours while in use.</p>
+${appPasswordsSection(site, v.passwords)}`,
     { nav },
   );
 }
