@@ -100,6 +100,7 @@ const SECOND_PASS = [
   'src/web/tasks/tasks.routes.test.js',
   'src/web/visitor.routes.test.js',
   'test/e2e/cli.e2e.test.js',
+  'test/e2e/caldav-clients.e2e.test.js',
   'test/e2e/collab.e2e.test.js',
   'test/e2e/import-files.e2e.test.js',
   'test/e2e/import-v3.e2e.test.js',

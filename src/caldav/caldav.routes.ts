@@ -63,18 +63,21 @@ export async function caldavRoutes(app: FastifyInstance, deps: Deps): Promise<vo
       }
       const signedIn = await authenticateDav(deps, request);
       if ('answer' in signedIn) return send(reply, signedIn.answer);
-      const requestPath = request.url.split('?')[0] as string;
+      const sent = request.url.split('?')[0] as string;
+      // The site's root answers PROPFIND as the service root: clients look for the service there (RFC 6764 6).
+      const requestPath = sent === '/' ? '/dav/' : sent;
       const ctx: DavContext = {
         deps,
         paths,
         account: signedIn.account,
         readOnly: signedIn.readOnly,
-        requestPath: `${paths.root().slice(0, -'/dav/'.length)}${requestPath}`,
+        requestPath: `${paths.root().slice(0, -'/dav/'.length)}${sent}`,
         minimal: /return=minimal/i.test(String(request.headers['prefer'] ?? '')) || String(request.headers['brief'] ?? '').toLowerCase() === 't',
       };
       const body = typeof request.body === 'string' ? request.body : '';
       return send(reply, await dispatch(ctx, method, requestPath, body, request.headers));
     };
+    dav.route({ method: 'PROPFIND', url: '/', handler });
     dav.route({ method: [...DAV_METHODS], url: '/dav', handler });
     dav.route({ method: [...DAV_METHODS], url: '/dav/', handler });
     dav.route({ method: [...DAV_METHODS], url: '/dav/*', handler });
