@@ -118,6 +118,7 @@ const SECOND_PASS = [
   'test/web/tasks.browser.test.js',
   'test/sync/stamps.property.test.js',
   'test/sync/changes.property.test.js',
+  'test/sync/caldav.property.test.js',
   'test/sync/tasks-sync.test.js',
 ];
 
