@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freshDatabase, type TestDatabase } from '../database.js';
 import { cli, cliAsync, serve, type CliResult, type ServerProcess } from './processes.js';
+import { RUBY_SAMPLE_SCOPE, rubySampleTokenRequest, type RubySampleRequest } from '../ruby-sample.js';
 import { authorizeInBrowser } from './web-client.js';
 
 /** Starts a multipart upload that promises more than it sends, then hangs up mid-body. */
@@ -188,6 +189,32 @@ describe('bin/tickler end to end', () => {
       }
     });
     await Promise.all(burst);
+    assert.equal(await server.stop(), 0);
+    server = undefined;
+  });
+
+  it("the hosted service's Ruby sample signs in: client_id in the query and in the body, the same value", async () => {
+    const user = cli(['user', 'add', '--email', 'ruby@example.org', '--password', 'correct horse'], env);
+    assert.equal(user.code, 0, user.stderr);
+    const appOut = cli(['app', 'add', '--name', 'Ruby sample', '--redirect-uri', 'http://127.0.0.1:4567/'], env);
+    assert.equal(appOut.code, 0, appOut.stderr);
+    const app = JSON.parse(appOut.stdout) as { client_id: string; client_secret: string };
+    server = await serve(env);
+    const url = server.url;
+    const { code } = await authorizeInBrowser([url], app.client_id, 'ruby@example.org', 'correct horse', RUBY_SAMPLE_SCOPE);
+    const send = async (r: RubySampleRequest) => {
+      const res = await fetch(`${url}${r.url}`, { method: 'POST', headers: r.headers, body: r.body });
+      return { status: res.status, body: (await res.json()) as { access_token?: string; refresh_token?: string; scope?: string; errorDesc?: string } };
+    };
+    const exchanged = await send(rubySampleTokenRequest(app.client_id, app.client_secret, { code }));
+    assert.equal(exchanged.status, 200, exchanged.body.errorDesc);
+    assert.equal(exchanged.body.scope, RUBY_SAMPLE_SCOPE);
+    // What the sample does next: account/get with its token, then a refresh of the same shape.
+    const account = await fetch(`${url}/3/account/get.php?f=json`, { headers: { authorization: `Bearer ${exchanged.body.access_token}` } });
+    assert.equal(((await account.json()) as { email: string }).email, 'ruby@example.org');
+    const refreshed = await send(rubySampleTokenRequest(app.client_id, app.client_secret, { refreshToken: exchanged.body.refresh_token as string }));
+    assert.equal(refreshed.status, 200, refreshed.body.errorDesc);
+    assert.ok(refreshed.body.access_token);
     assert.equal(await server.stop(), 0);
     server = undefined;
   });
