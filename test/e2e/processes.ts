@@ -28,9 +28,9 @@ export function cli(args: string[], env: Record<string, string>, nodeArgs: strin
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** cli(), without blocking: several commands run at once. */
-export async function cliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const child = spawn(process.execPath, [TICKLER, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+/** cli(), without blocking: several commands run at once; `as` runs it as another user (root only). */
+export async function cliAsync(args: string[], env: Record<string, string>, as?: { readonly uid: number; readonly gid: number }): Promise<CliResult> {
+  const child = spawn(process.execPath, [TICKLER, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], ...as });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));

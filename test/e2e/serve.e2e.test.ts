@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,9 +63,9 @@ describe('bin/tickler end to end', () => {
       [['serve'], { HOST: '999.1.1.1' }, /Invalid HOST="999.1.1.1"/],
       [['serve'], { HOST: 'nosuchhost.invalid' }, /^tickler: HOST: cannot listen on "nosuchhost.invalid"/],
       [['serve'], { HOST: '127.0.0.1', PORT: takenPort }, new RegExp(`^tickler: PORT: cannot listen on port ${takenPort}: another program is using it`)],
-      [['serve'], { DATABASE_URL: `sqlite:${join(dir, 'a-file', 'tickler.db')}` }, /^tickler: DATABASE_URL: cannot open the SQLite file .*a-file/],
-      [['serve'], { DATABASE_URL: `sqlite:${join(dir, 'garbage.db')}` }, /^tickler: DATABASE_URL: cannot open the SQLite file .*garbage\.db: SQLITE_NOTADB/],
-      [['serve'], { DATABASE_URL: 'postgres://nobody:secret-pw@127.0.0.1:1/nothing' }, /^tickler: DATABASE_URL: cannot reach PostgreSQL at 127\.0\.0\.1:1\/nothing: ECONNREFUSED/],
+      [['serve'], { DATABASE_URL: `sqlite:${join(dir, 'a-file', 'tickler.db')}` }, /^tickler: DATABASE_URL: cannot open the SQLite file .*a-file.tickler\.db: .*a-file is not a folder\n$/],
+      [['serve'], { DATABASE_URL: `sqlite:${join(dir, 'garbage.db')}` }, /^tickler: DATABASE_URL: cannot open the SQLite file .*garbage\.db: .*garbage\.db is not an SQLite database \(SQLITE_NOTADB\)\n$/],
+      [['serve'], { DATABASE_URL: 'postgres://nobody:secret-pw@127.0.0.1:1/nothing' }, /^tickler: DATABASE_URL: cannot reach PostgreSQL at 127\.0\.0\.1:1\/nothing: the connection was refused: nothing listens there \(ECONNREFUSED\)\n$/],
     ];
     writeFileSync(join(dir, 'garbage.db'), 'this is not a database, it is a text file of some length '.repeat(100));
     // On PostgreSQL, the cases that would write to the test's database: the others (settings,
@@ -93,6 +93,62 @@ describe('bin/tickler end to end', () => {
     const dup = cli(['user', 'add', '--email', 'A@EXAMPLE.ORG', '--password', 'long enough'], env);
     assert.equal(dup.code, 2);
     assert.match(dup.stderr, /already exists/);
+  });
+
+  // SQLite's own cases: the PostgreSQL pass would run the same processes on the same inputs again.
+  // A regression here hangs (a recursive mkdir that never returned): the timeout turns it into a failure.
+  if (onSqlite) it('a database file serve cannot use: one line saying in words what is wrong with which path, exit code 2', { timeout: 120_000 }, async () => {
+    // Rights are judged by the user serving: as root (which every right is granted to) the cases
+    // run as the user nobody, so that they test what an unprivileged operator meets.
+    const as = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+    const open = mkdtempSync(join(tmpdir(), 'tickler-rights-'));
+    chmodSync(open, 0o755);
+    const locked = join(open, 'locked');
+    mkdirSync(locked);
+    chmodSync(locked, 0o555);
+    const unreadable = join(open, 'unreadable.db');
+    writeFileSync(unreadable, '');
+    chmodSync(unreadable, 0o000);
+    const folder = join(dir, 'a-folder.db');
+    mkdirSync(folder);
+    const cases: Array<[string, RegExp, typeof as]> = [
+      [join(locked, 'tickler.db'), /: permission denied: the user \S+ may not create files in the folder \S*locked \(EACCES\)$/, as],
+      [unreadable, /: permission denied: the user \S+ may not read and write \S*unreadable\.db \(EACCES\)$/, as],
+      [join(locked, 'deeper', 'tickler.db'), /: cannot create the folder \S*locked.deeper: permission denied: the user \S+ may not create folders in \S*locked \(EACCES\)$/, as],
+      [folder, /a-folder\.db: \S*a-folder\.db is a folder, not a file$/, undefined],
+      ['/dev/null/tickler.db', /: \/dev\/null is not a folder$/, undefined],
+    ];
+    // A folder that answers ENOENT to mkdir (Linux's /proc): Node.js's recursive mkdir spun forever on it.
+    if (existsSync('/proc/self')) cases.push(['/proc/nope/tickler.db', /: cannot create the folder \/proc\/nope: \/proc does not take new folders \(ENOENT\)$/, undefined]);
+    try {
+      const results = await Promise.all(cases.map(([path, , user]) => cliAsync(['serve'], { ...env, DATABASE_URL: `sqlite:${path}` }, user)));
+      for (const [i, [path, message]] of cases.entries()) {
+        const r = results[i] as CliResult;
+        assert.equal(r.code, 2, `${path}: ${r.stderr}`);
+        assert.equal(r.stdout, '');
+        assert.equal(r.stderr.split('\n').length, 2, `one line: ${r.stderr}`);
+        assert.ok(r.stderr.startsWith(`tickler: DATABASE_URL: cannot open the SQLite file ${path}: `), r.stderr);
+        assert.match(r.stderr.trim(), message);
+        for (const code of r.stderr.match(/\b(E[A-Z]+|SQLITE_[A-Z_]+)\b/g) ?? []) assert.equal(r.stderr.split(code).length, 2, `${code} said once: ${r.stderr}`);
+      }
+      assert.ok(!existsSync(`${folder}-serving`), 'nothing was created beside a folder in the file\'s place');
+    } finally {
+      rmSync(open, { recursive: true, force: true });
+    }
+  });
+
+  it('a PostgreSQL server that answers but has no such database: serve says so, and how to create it', { skip: process.env['TEST_DATABASE_URL'] ? false : 'TEST_DATABASE_URL is not set' }, async () => {
+    const url = new URL(process.env['TEST_DATABASE_URL'] as string);
+    url.pathname = `/tickler_missing_${process.pid}`;
+    const r = await cliAsync(['serve'], { ...env, DATABASE_URL: url.toString() });
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stdout, '');
+    const name = `tickler_missing_${process.pid}`;
+    assert.equal(
+      r.stderr,
+      `tickler: DATABASE_URL: the database "${name}" does not exist on the PostgreSQL server at ${url.hostname}:${url.port || '5432'}: create it, in UTF8, ` +
+        `with \`createdb -E UTF8 -T template0 ${name}\` or in psql \`CREATE DATABASE "${name}" ENCODING 'UTF8' TEMPLATE template0\` (docs/deploy.md)\n`,
+    );
   });
 
   it('an older Node.js gets one line and exit code 2, before any native code loads', () => {
