@@ -78,6 +78,7 @@ const SECOND_PASS = [
   'src/web/account.routes.test.js',
   'src/web/apps.routes.test.js',
   'src/web/collaborators.routes.test.js',
+  'src/web/csrf.test.js',
   'src/web/export.routes.test.js',
   'src/web/notes/notes.routes.test.js',
   'src/web/lists/list-edit.routes.test.js',

@@ -19,7 +19,7 @@ import { accountRoutes as webAccountRoutes } from './web/account.routes.js';
 import { adminRoutes } from './web/admin.routes.js';
 import { appsRoutes } from './web/apps.routes.js';
 import { collaboratorsRoutes } from './web/collaborators.routes.js';
-import { cookieNames, cookieOptions } from './web/cookies.js';
+import { csrfOptions } from './web/csrf.js';
 import { exportRoutes } from './web/export.routes.js';
 import { siteOf } from './web/html.js';
 import { taskRoutes as webTaskRoutes } from './web/tasks/tasks.routes.js';
@@ -83,11 +83,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   // Cookies and CSRF belong to the HTML pages only: API calls never run their hooks.
   await app.register(async function pagesScope(pages) {
     await pages.register(cookie);
-    await pages.register(csrf, {
-      cookieKey: cookieNames(config.publicHttps).csrf,
-      cookieOpts: cookieOptions(config.publicHttps),
-      getToken: (request) => (request.body as Record<string, string> | undefined)?.['_csrf'],
-    });
+    // Each form's token is bound to the browser's session (src/web/csrf.ts, docs/decisions/0021).
+    await pages.register(csrf, csrfOptions(config.publicHttps));
     const web = new Web(pages, deps);
     authorizeRoutes(web);
     visitorRoutes(web);
