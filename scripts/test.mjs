@@ -63,6 +63,7 @@ const SECOND_PASS = [
   'src/features/tasks/tasks.get.test.js',
   'src/features/tasks/tasks.repeat.test.js',
   'src/http/api-plumbing.test.js',
+  'src/http/client-errors.test.js',
   'src/http/health.test.js',
   'src/http/multipart.test.js',
   'src/oauth/authorize.routes.test.js',

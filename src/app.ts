@@ -8,6 +8,7 @@ import { organizerRoutes } from './features/organizers/organizers.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
 import { sharingRoutes } from './features/sharing/sharing.routes.js';
 import { registerBodyParsers } from './http/body-parsers.js';
+import { answerClientError } from './http/client-errors.js';
 import { frameworkError, registerErrorHandling } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
 import './http/fastify-types.js';
@@ -57,6 +58,9 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     return503OnClosing: true,
     requestIdHeader: false,
     frameworkErrors: frameworkError,
+    // A request Node.js's parser refuses (a head over maxHeaderSize: 431) is answered with
+    // `Connection: close`, in the API's error record on /3/ paths.
+    clientErrorHandler: answerClientError(siteOf(config.publicUrl)),
     // The access-log controller runs on every response, so it is installed only when its line would print.
     logController: ['info', 'debug', 'trace'].includes(config.logLevel) ? new AccessLog() : new LogController({ disableRequestLogging: true }),
   });
