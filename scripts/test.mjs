@@ -26,6 +26,7 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { requireSupportedNode } from './node-version.mjs';
+import { causeOf, counted, parseSkips, passLine, skipLines } from './skip-summary.mjs';
 
 requireSupportedNode('npm test');
 
@@ -248,26 +249,7 @@ async function runAll(all, reportDir) {
 
 /** The skip reporter's lines (none when the process died before writing them). */
 function skipsOf(file) {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line));
-}
-
-/** Why a part was left out, in a few words: what the machine lacks. */
-function causeOf(reason) {
-  if (/chromium/i.test(reason)) return 'no Chromium (apt-get install chromium, or CHROMIUM_PATH)';
-  if (/TEST_DATABASE_URL|PostgreSQL/i.test(reason)) return 'no PostgreSQL (TEST_DATABASE_URL is not set)';
-  return reason === '' ? 'skipped without a reason' : reason;
-}
-
-/** "5 suites and 4 tests", leaving out what is 0. */
-function counted(suites, tests) {
-  const parts = [];
-  if (suites > 0) parts.push(`${suites} suite${suites === 1 ? '' : 's'}`);
-  if (tests > 0) parts.push(`${tests} test${tests === 1 ? '' : 's'}`);
-  return parts.join(' and ');
+  return existsSync(file) ? parseSkips(readFileSync(file, 'utf8')) : [];
 }
 
 async function reachable(url) {
@@ -317,44 +299,21 @@ rmSync(reportDir, { recursive: true, force: true });
 
 console.log(`\n${files.length} test files on SQLite, ${secondPass.length} on PostgreSQL (scripts/test.mjs, SECOND_PASS); ${ordered.length} test processes, ${((Date.now() - started) / 1000).toFixed(1)} s`);
 for (const store of ['sqlite', 'postgres']) {
-  const t = totals[store];
   if (store === 'postgres' && secondPass.length === 0) continue;
-  const own = skips.filter((skip) => skip.store === store);
-  const suites = own.filter((skip) => skip.kind === 'suite').length;
-  const skipped = own.length - suites;
   // A suite skipped whole declares no tests: its tests are in neither figure, so it is counted apart.
-  console.log(`${store}: ${t.tests} tests, ${t.pass} passed, ${t.fail} failed, ${t.cancelled} cancelled, ${skipped} skipped; ${suites} suite${suites === 1 ? '' : 's'} skipped whole`);
+  console.log(passLine(store, totals[store], skips));
 }
 // What was left out, by cause: a green run with any of these lines is not a whole run.
-const causes = new Map();
-for (const skip of skips) {
-  const cause = causeOf(skip.reason);
-  const entry = causes.get(cause) ?? { sqlite: { suites: 0, tests: 0 }, postgres: { suites: 0, tests: 0 } };
-  entry[skip.store][skip.kind === 'suite' ? 'suites' : 'tests'] += 1;
-  causes.set(cause, entry);
-}
-const postgresPassSkipped = !pgUrl && files.some((f) => SECOND_PASS.includes(path(f)));
-if (causes.size > 0 || postgresPassSkipped) console.log('\nNOT A WHOLE RUN: parts were skipped.');
-for (const [cause, entry] of causes) {
-  const where = ['sqlite', 'postgres'].filter((store) => entry[store].suites + entry[store].tests > 0).map((store) => `${counted(entry[store].suites, entry[store].tests)} on ${store}`);
-  console.log(`skipped, ${cause}: ${where.join(', ')}`);
-}
-let postgresMissing = false;
-if (!pgUrl) {
-  if (postgresPassSkipped) {
-    const count = files.filter((f) => SECOND_PASS.includes(path(f))).length;
-    console.log(`skipped, no PostgreSQL (TEST_DATABASE_URL is not set): the PostgreSQL pass, ${count} test files (.ci/run sets it; see README, Development)`);
-  }
-  if (inCi) {
-    console.error('CI is set: the PostgreSQL part must run. Set TEST_DATABASE_URL.');
-    postgresMissing = true;
-  }
-}
+const postgresPassFiles = pgUrl ? 0 : files.filter((f) => SECOND_PASS.includes(path(f))).length;
+for (const line of skipLines(skips, postgresPassFiles)) console.log(line);
+const postgresMissing = !pgUrl && inCi;
+if (postgresMissing) console.error('CI is set: the PostgreSQL part must run. Set TEST_DATABASE_URL.');
 // In CI every part runs (.ci/run installs Chromium and starts PostgreSQL): a skip is a broken machine.
 const skippedInCi = inCi && skips.length > 0;
 if (skippedInCi) {
   const suites = skips.filter((skip) => skip.kind === 'suite').length;
-  console.error(`CI is set: nothing may be skipped, and ${counted(suites, skips.length - suites)} were: ${[...causes.keys()].join('; ')}`);
+  const causes = [...new Set(skips.map((skip) => causeOf(skip.reason)))];
+  console.error(`CI is set: nothing may be skipped, and ${counted(suites, skips.length - suites)} were: ${causes.join('; ')}`);
 }
 for (const f of leftOut) console.error(`not run on PostgreSQL, though it uses the test harness: ${path(f)} (add it to SECOND_PASS in scripts/test.mjs)`);
 if (failures.length > 0) console.error(`\nFailed:\n${failures.join('\n')}`);
