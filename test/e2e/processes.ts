@@ -22,9 +22,12 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs bin/tickler with this test's Node.js; `nodeArgs` go to Node itself (before the script). */
-export function cli(args: string[], env: Record<string, string>, nodeArgs: string[] = []): CliResult {
-  const r = spawnSync(process.execPath, [...nodeArgs, TICKLER, ...args], { env: childEnv(env), encoding: 'utf8' });
+/**
+ * Runs bin/tickler with this test's Node.js; `nodeArgs` go to Node itself (before the script);
+ * `script`: another copy of bin/tickler.
+ */
+export function cli(args: string[], env: Record<string, string>, nodeArgs: string[] = [], script = TICKLER): CliResult {
+  const r = spawnSync(process.execPath, [...nodeArgs, script, ...args], { env: childEnv(env), encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freshDatabase, type TestDatabase } from '../database.js';
-import { cli, cliAsync, serve, type CliResult, type ServerProcess } from './processes.js';
+import { cli, cliAsync, serve, TICKLER, type CliResult, type ServerProcess } from './processes.js';
 import { RUBY_SAMPLE_SCOPE, rubySampleTokenRequest, type RubySampleRequest } from '../ruby-sample.js';
 import { authorizeInBrowser } from './web-client.js';
 
@@ -151,13 +151,51 @@ describe('bin/tickler end to end', () => {
     );
   });
 
-  it('an older Node.js gets one line and exit code 2, before any native code loads', () => {
+  describe('on an older Node.js', () => {
     // This Node.js pretends to be 20 (the line before the supported ones) from the first moment.
     const pretend = `Object.defineProperty(process.versions, 'node', { value: '20.20.2' });`;
-    const r = cli(['serve'], env, ['--import', `data:text/javascript,${encodeURIComponent(pretend)}`]);
-    assert.equal(r.code, 2, r.stderr);
-    assert.equal(r.stderr, 'tickler: needs Node.js 22 or newer (22 and 24 LTS are supported); this is Node.js 20.20.2\n');
-    assert.equal(r.stdout, '');
+    const asNode20 = ['--import', `data:text/javascript,${encodeURIComponent(pretend)}`];
+    /**
+     * A copy of the launcher (bin/tickler, scripts/node-version.mjs, package.json; dist/ linked),
+     * with or without a runtime in its .runtimes/ as scripts/with-node.sh leaves it: this test's
+     * own Node.js, under its own version.
+     */
+    const launcher = (withRuntime: boolean): string => {
+      const root = join(dir, withRuntime ? 'with-runtime' : 'without-runtime');
+      const project = join(dirname(TICKLER), '..');
+      for (const part of ['bin', 'scripts']) mkdirSync(join(root, part), { recursive: true });
+      copyFileSync(TICKLER, join(root, 'bin', 'tickler'));
+      copyFileSync(join(project, 'scripts', 'node-version.mjs'), join(root, 'scripts', 'node-version.mjs'));
+      copyFileSync(join(project, 'package.json'), join(root, 'package.json'));
+      symlinkSync(join(project, 'dist'), join(root, 'dist'));
+      if (withRuntime) {
+        const bin = join(root, '.runtimes', `node-${process.versions.node}`, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin');
+        mkdirSync(bin, { recursive: true });
+        symlinkSync(process.execPath, join(bin, 'node'));
+      }
+      return join(root, 'bin', 'tickler');
+    };
+
+    it('without a runtime in .runtimes/: one line saying how to get one, exit code 2, before any native code loads', () => {
+      const r = cli(['serve'], env, asNode20, launcher(false));
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(
+        r.stderr,
+        'tickler: needs Node.js 22 or newer (22 and 24 LTS are supported); this is Node.js 20.20.2; run it as `scripts/with-node.sh 24 bin/tickler …`, which fetches one into .runtimes/ (and bin/tickler uses it from then on)\n',
+      );
+      assert.equal(r.stdout, '');
+    });
+
+    it('with the runtime scripts/with-node.sh fetched into .runtimes/: the command runs with it, saying so in one line', () => {
+      const script = launcher(true);
+      const r = cli(['migrate', '--status'], env, asNode20, script);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr, `tickler: Node.js 20.20.2 is too old; running with Node.js ${process.versions.node} from .runtimes/\n`);
+      assert.deepEqual((JSON.parse(r.stdout) as { pending: number[] }).pending, []);
+      const refused = cli(['frobnicate'], env, asNode20, script);
+      assert.equal(refused.code, 2, 'its exit code is the command\'s');
+      assert.match(refused.stderr, /unknown command "frobnicate"/);
+    });
   });
 
   it('migrate applies nothing twice and reports its status', () => {
