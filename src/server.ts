@@ -27,13 +27,33 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await store.migrate();
     app = await buildApp(createDeps(config, store, systemClock));
     await prune(store);
-    return serving(config, app, await listen(app, config), store, release);
+    const noAccount = !(await store.read.accounts.hasAny());
+    const address = await listen(app, config);
+    // A plain line on stderr, beside the JSON log on stdout: a first run says what to do next.
+    // Nothing is awaited between listening and serving(), which installs the signal handlers.
+    if (noAccount) process.stderr.write(`${firstRunLine(config, address)}\n`);
+    return serving(config, app, address, store, release);
   } catch (err) {
     await app?.close();
     await store.close();
     release();
     throw err;
   }
+}
+
+/**
+ * What a server on a database without any account says, once, in plain words: where it listens,
+ * and how the first account is made (docs/decisions/0012: from the command line, an admin; web
+ * sign-up, where REGISTRATION=open allows it, never makes an admin).
+ */
+export function firstRunLine(config: Config, address: string): string {
+  const seen = config.publicUrl === address ? '' : ` (people reach it at ${config.publicUrl})`;
+  const signUp =
+    config.registration === 'open' ? `; or sign up at ${config.publicUrl}/signup (REGISTRATION=open), which never makes an admin` : '';
+  return (
+    `Tickler listens at ${address}${seen}. This database has no account yet: make the first, an admin, with ` +
+    `bin/tickler user add --email you@example.org --password '…' --admin${signUp}.`
+  );
 }
 
 /** Listens where HOST and PORT say; an address that cannot be used is a problem of those settings. */

@@ -48,6 +48,10 @@ export interface ServerProcess {
   readonly output: () => string;
   /** SIGTERM and wait; resolves to the exit code. */
   stop(): Promise<number | null>;
+  /** Resolves when the output holds `text` (the test's timeout bounds the wait). */
+  printed(text: string): Promise<void>;
+  /** The whole output, once the process has ended and its pipes are closed. */
+  finalOutput(): Promise<string>;
   /** SIGKILL: no chance to flush or close anything. */
   kill(): Promise<void>;
 }
@@ -83,7 +87,18 @@ export async function serve(env: Record<string, string>): Promise<ServerProcess>
     });
   });
   const exited = once(child, 'exit');
+  const closed = once(child, 'close');
   return {
+    async printed(text: string) {
+      while (!out.includes(text)) {
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server ended without printing ${JSON.stringify(text)}:\n${out}`);
+        await Promise.race([once(child.stderr as NodeJS.EventEmitter, 'data'), once(child.stdout as NodeJS.EventEmitter, 'data'), exited]);
+      }
+    },
+    async finalOutput() {
+      await closed;
+      return out;
+    },
     url,
     child,
     output: () => out,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freshDatabase, type TestDatabase } from '../database.js';
-import { cli, cliAsync, serve, TICKLER, type CliResult, type ServerProcess } from './processes.js';
+import { cli, cliAsync, E2E_PUBLIC_URL, serve, TICKLER, type CliResult, type ServerProcess } from './processes.js';
 import { RUBY_SAMPLE_SCOPE, rubySampleTokenRequest, type RubySampleRequest } from '../ruby-sample.js';
 import { authorizeInBrowser } from './web-client.js';
 
@@ -285,6 +285,26 @@ describe('bin/tickler end to end', () => {
     await Promise.all(burst);
     assert.equal(await server.stop(), 0);
     server = undefined;
+  });
+
+  // SQLite's own: a fresh file is a database without accounts (the PostgreSQL pass's has some by now).
+  if (onSqlite) it('a database without any account: serve says in one plain line where it listens and how to make the first account', async () => {
+    const fresh = { ...env, DATABASE_URL: `sqlite:${join(dir, 'first-run', 'tickler.db')}` };
+    const line = (url: string, signUp: string) =>
+      `Tickler listens at ${url} (people reach it at ${E2E_PUBLIC_URL}). This database has no account yet: make the first, an admin, with ` +
+      `bin/tickler user add --email you@example.org --password '…' --admin${signUp}.\n`;
+    const closed = await serve(fresh);
+    await closed.printed(line(closed.url, ''));
+    assert.equal(await closed.stop(), 0);
+    const open = await serve({ ...fresh, REGISTRATION: 'open' });
+    await open.printed(line(open.url, `; or sign up at ${E2E_PUBLIC_URL}/signup (REGISTRATION=open), which never makes an admin`));
+    assert.equal(await open.stop(), 0);
+    assert.equal(cli(['user', 'add', '--email', 'first@example.org', '--password', 'long enough', '--admin'], fresh).code, 0);
+    const later = await serve(fresh);
+    // Logged once the signal handlers are in place (src/server.ts, serving()): SIGTERM closes cleanly from here.
+    await later.printed('Tickler is serving');
+    assert.equal(await later.stop(), 0);
+    assert.doesNotMatch(await later.finalOutput(), /no account yet/);
   });
 
   it("the hosted service's Ruby sample signs in: client_id in the query and in the body, the same value", async () => {
