@@ -79,7 +79,10 @@ export function answerClientError(site: Site): (err: ClientError, socket: Socket
       return;
     }
     answered.add(socket);
-    if (!socket.writable) {
+    // A pipelined request whose predecessor's answer has begun: writing now would cut into it
+    // (Node.js's own handler makes the same check).
+    const inProgress = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (!socket.writable || inProgress?.headersSent) {
       socket.destroy();
       return;
     }
