@@ -29,10 +29,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await prune(store);
     const noAccount = !(await store.read.accounts.hasAny());
     const address = await listen(app, config);
+    const running = serving(config, app, address, store, release);
     // A plain line on stderr, beside the JSON log on stdout: a first run says what to do next.
-    // Nothing is awaited between listening and serving(), which installs the signal handlers.
+    // Last, once the signal handlers are in place (serving()).
     if (noAccount) process.stderr.write(`${firstRunLine(config, address)}\n`);
-    return serving(config, app, address, store, release);
+    return running;
   } catch (err) {
     await app?.close();
     await store.close();
@@ -84,7 +85,6 @@ function serving(config: Config, app: FastifyInstance, address: string, store: S
     prune(store).catch((err: unknown) => app.log.error({ err }, 'pruning expired credentials and counters failed'));
   }, PRUNE_EVERY_MS);
   pruneTimer.unref();
-  app.log.info({ publicUrl: config.publicUrl, database: config.database.kind }, `Tickler is serving ${config.publicUrl}`);
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
@@ -102,5 +102,8 @@ function serving(config: Config, app: FastifyInstance, address: string, store: S
       );
     });
   }
+  // Said once a signal would close the server cleanly: a supervisor (or a test) that waits for
+  // this line and then sends SIGTERM never finds Node.js's default, an abrupt end.
+  app.log.info({ publicUrl: config.publicUrl, database: config.database.kind }, `Tickler is serving ${config.publicUrl}`);
   return { app, address, close };
 }
