@@ -8,6 +8,10 @@
 // PostgreSQL in the first pass already). Without TEST_DATABASE_URL the second pass is skipped, and
 // says so; in CI (CI set) that fails the run. With it, an unreachable database fails the run.
 //
+// The closing lines count every suite and test that was skipped, by cause (no Chromium, no
+// PostgreSQL), so that a green run that left parts out cannot pass for a whole one. In CI every
+// part must run: any skip fails the run.
+//
 // How the files are run (docs/decisions/0017): the files that start processes or browsers, or
 // attack the server for seconds (ALONE), each run in a test process of their own; the other files
 // of a pass are dealt into a few shards, each one test process that imports its files one after
@@ -19,8 +23,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { requireSupportedNode } from './node-version.mjs';
+import { causeOf, counted, parseSkips, passLine, skipLines } from './skip-summary.mjs';
 
 requireSupportedNode('npm test');
 
@@ -69,6 +75,7 @@ const SECOND_PASS = [
   'src/features/tasks/tasks.if-modified.test.js',
   'src/features/tasks/tasks.repeat.test.js',
   'src/http/api-plumbing.test.js',
+  'src/http/client-errors.test.js',
   'src/http/health.test.js',
   'src/http/idempotent-answer.test.js',
   'src/http/multipart.test.js',
@@ -87,6 +94,7 @@ const SECOND_PASS = [
   'src/web/app-passwords.routes.test.js',
   'src/web/apps.routes.test.js',
   'src/web/collaborators.routes.test.js',
+  'src/web/csrf.test.js',
   'src/web/export.routes.test.js',
   'src/web/notes/notes.routes.test.js',
   'src/web/lists/list-edit.routes.test.js',
@@ -183,9 +191,20 @@ function jobs(files, store) {
 const [major, minor] = process.versions.node.split('.').map(Number);
 const SHARED_PROCESS = major > 22 || (major === 22 && minor >= 8) ? ['--experimental-test-isolation=none'] : [];
 
-/** Runs one test process over `job.files`, its report into a file; resolves to the exit code. */
+/** Writes a line per skipped suite or test (scripts/skip-reporter.mjs) beside the spec report. */
+const SKIP_REPORTER = pathToFileURL(join(root, 'scripts', 'skip-reporter.mjs')).href;
+
+/** Runs one test process over `job.files`, its report into a file (and its skips into `.skips`); resolves to the exit code. */
 function run(job, reportTo) {
-  const args = ['--enable-source-maps', '--test', ...SHARED_PROCESS, '--test-reporter=spec', `--test-reporter-destination=${reportTo}`];
+  const args = [
+    '--enable-source-maps',
+    '--test',
+    ...SHARED_PROCESS,
+    '--test-reporter=spec',
+    `--test-reporter-destination=${reportTo}`,
+    `--test-reporter=${SKIP_REPORTER}`,
+    `--test-reporter-destination=${reportTo}.skips`,
+  ];
   const child = spawn(process.execPath, [...args, ...job.files], {
     stdio: ['ignore', 'inherit', 'inherit'],
     cwd: root,
@@ -206,7 +225,9 @@ function figure(report, name) {
 
 /** Runs `all` jobs, PARALLEL at a time, in order; prints each report as its process ends. */
 async function runAll(all, reportDir) {
-  const totals = { sqlite: { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0 }, postgres: { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0 } };
+  const totals = { sqlite: { tests: 0, pass: 0, fail: 0, cancelled: 0 }, postgres: { tests: 0, pass: 0, fail: 0, cancelled: 0 } };
+  /** Every skipped suite and test: { store, kind, name, file, reason }. */
+  const skips = [];
   const failures = [];
   const pending = [...all];
   let browsers = 0;
@@ -227,7 +248,8 @@ async function runAll(all, reportDir) {
       const what = job.shard ? `shard of ${names.length} files (${names[0]} …)` : names[0];
       console.log(`\n── ${job.store}: ${what}, ${((Date.now() - started) / 1000).toFixed(1)} s${code === 0 ? '' : `, exit ${code}`}`);
       process.stdout.write(report);
-      for (const key of ['tests', 'pass', 'fail', 'cancelled', 'skipped']) totals[job.store][key] += figure(report, key);
+      for (const key of ['tests', 'pass', 'fail', 'cancelled']) totals[job.store][key] += figure(report, key);
+      skips.push(...skipsOf(`${reportTo}.skips`).map((skip) => ({ ...skip, store: job.store })));
       if (code !== 0) {
         failed = true;
         const tail = report.indexOf('✖ failing tests:');
@@ -236,7 +258,12 @@ async function runAll(all, reportDir) {
     }
   }
   await Promise.all(Array.from({ length: Math.min(PARALLEL, all.length) }, worker));
-  return { totals, failures, failed };
+  return { totals, skips, failures, failed };
+}
+
+/** The skip reporter's lines (none when the process died before writing them). */
+function skipsOf(file) {
+  return existsSync(file) ? parseSkips(readFileSync(file, 'utf8')) : [];
 }
 
 async function reachable(url) {
@@ -281,23 +308,27 @@ const postgresJobs = jobs(secondPass, 'postgres');
 const ordered = [...sqliteJobs, ...postgresJobs].sort((a, b) => order(a) - order(b));
 const reportDir = mkdtempSync(join(tmpdir(), 'tickler-test-'));
 const started = Date.now();
-const { totals, failures, failed } = await runAll(ordered, reportDir);
+const { totals, skips, failures, failed } = await runAll(ordered, reportDir);
 rmSync(reportDir, { recursive: true, force: true });
 
 console.log(`\n${files.length} test files on SQLite, ${secondPass.length} on PostgreSQL (scripts/test.mjs, SECOND_PASS); ${ordered.length} test processes, ${((Date.now() - started) / 1000).toFixed(1)} s`);
 for (const store of ['sqlite', 'postgres']) {
-  const t = totals[store];
   if (store === 'postgres' && secondPass.length === 0) continue;
-  console.log(`${store}: ${t.tests} tests, ${t.pass} passed, ${t.fail} failed, ${t.cancelled} cancelled, ${t.skipped} skipped`);
+  // A suite skipped whole declares no tests: its tests are in neither figure, so it is counted apart.
+  console.log(passLine(store, totals[store], skips));
 }
-let postgresMissing = false;
-if (!pgUrl) {
-  console.log('PostgreSQL part skipped: TEST_DATABASE_URL is not set (.ci/run sets it; see README, Development).');
-  if (inCi) {
-    console.error('CI is set: the PostgreSQL part must run. Set TEST_DATABASE_URL.');
-    postgresMissing = true;
-  }
+// What was left out, by cause: a green run with any of these lines is not a whole run.
+const postgresPassFiles = pgUrl ? 0 : files.filter((f) => SECOND_PASS.includes(path(f))).length;
+for (const line of skipLines(skips, postgresPassFiles)) console.log(line);
+const postgresMissing = !pgUrl && inCi;
+if (postgresMissing) console.error('CI is set: the PostgreSQL part must run. Set TEST_DATABASE_URL.');
+// In CI every part runs (.ci/run installs Chromium and starts PostgreSQL): a skip is a broken machine.
+const skippedInCi = inCi && skips.length > 0;
+if (skippedInCi) {
+  const suites = skips.filter((skip) => skip.kind === 'suite').length;
+  const causes = [...new Set(skips.map((skip) => causeOf(skip.reason)))];
+  console.error(`CI is set: nothing may be skipped, and ${counted(suites, skips.length - suites)} were: ${causes.join('; ')}`);
 }
 for (const f of leftOut) console.error(`not run on PostgreSQL, though it uses the test harness: ${path(f)} (add it to SECOND_PASS in scripts/test.mjs)`);
 if (failures.length > 0) console.error(`\nFailed:\n${failures.join('\n')}`);
-process.exit(failed || postgresMissing || (inCi && leftOut.length > 0) ? 1 : 0);
+process.exit(failed || postgresMissing || skippedInCi || (inCi && leftOut.length > 0) ? 1 : 0);

@@ -10,6 +10,7 @@ import { organizerRoutes } from './features/organizers/organizers.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
 import { sharingRoutes } from './features/sharing/sharing.routes.js';
 import { registerBodyParsers } from './http/body-parsers.js';
+import { answerClientError } from './http/client-errors.js';
 import { frameworkError, registerErrorHandling } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
 import './http/fastify-types.js';
@@ -22,7 +23,7 @@ import { accountRoutes as webAccountRoutes } from './web/account.routes.js';
 import { adminRoutes } from './web/admin.routes.js';
 import { appsRoutes } from './web/apps.routes.js';
 import { collaboratorsRoutes } from './web/collaborators.routes.js';
-import { cookieNames, cookieOptions } from './web/cookies.js';
+import { csrfOptions } from './web/csrf.js';
 import { exportRoutes } from './web/export.routes.js';
 import { siteOf } from './web/html.js';
 import { taskRoutes as webTaskRoutes } from './web/tasks/tasks.routes.js';
@@ -60,6 +61,9 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     return503OnClosing: true,
     requestIdHeader: false,
     frameworkErrors: frameworkError,
+    // A request Node.js's parser refuses (a head over maxHeaderSize: 431) is answered with
+    // `Connection: close`, in the API's error record on /3/ paths.
+    clientErrorHandler: answerClientError(siteOf(config.publicUrl)),
     // The access-log controller runs on every response, so it is installed only when its line would print.
     logController: ['info', 'debug', 'trace'].includes(config.logLevel) ? new AccessLog() : new LogController({ disableRequestLogging: true }),
   });
@@ -92,11 +96,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   // Cookies and CSRF belong to the HTML pages only: API calls never run their hooks.
   await app.register(async function pagesScope(pages) {
     await pages.register(cookie);
-    await pages.register(csrf, {
-      cookieKey: cookieNames(config.publicHttps).csrf,
-      cookieOpts: cookieOptions(config.publicHttps),
-      getToken: (request) => (request.body as Record<string, string> | undefined)?.['_csrf'],
-    });
+    // Each form's token is bound to the browser's session (src/web/csrf.ts, docs/decisions/0021).
+    await pages.register(csrf, csrfOptions(config.publicHttps));
     const web = new Web(pages, deps);
     authorizeRoutes(web);
     visitorRoutes(web);

@@ -27,13 +27,34 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await store.migrate();
     app = await buildApp(createDeps(config, store, systemClock));
     await prune(store, config);
-    return serving(config, app, await listen(app, config), store, release);
+    const noAccount = !(await store.read.accounts.hasAny());
+    const address = await listen(app, config);
+    const running = serving(config, app, address, store, release);
+    // A plain line on stderr, beside the JSON log on stdout: a first run says what to do next.
+    // Last, once the signal handlers are in place (serving()).
+    if (noAccount) process.stderr.write(`${firstRunLine(config, address)}\n`);
+    return running;
   } catch (err) {
     await app?.close();
     await store.close();
     release();
     throw err;
   }
+}
+
+/**
+ * What a server on a database without any account says, once, in plain words: where it listens,
+ * and how the first account is made (docs/decisions/0012: from the command line, an admin; web
+ * sign-up, where REGISTRATION=open allows it, never makes an admin).
+ */
+export function firstRunLine(config: Config, address: string): string {
+  const seen = config.publicUrl === address ? '' : ` (people reach it at ${config.publicUrl})`;
+  const signUp =
+    config.registration === 'open' ? `; or sign up at ${config.publicUrl}/signup (REGISTRATION=open), which never makes an admin` : '';
+  return (
+    `Tickler listens at ${address}${seen}. This database has no account yet: make the first, an admin, with ` +
+    `bin/tickler user add --email you@example.org --password '…' --admin${signUp}.`
+  );
 }
 
 /** Listens where HOST and PORT say; an address that cannot be used is a problem of those settings. */
@@ -64,7 +85,6 @@ function serving(config: Config, app: FastifyInstance, address: string, store: S
     prune(store, config).catch((err: unknown) => app.log.error({ err }, 'pruning expired credentials and counters failed'));
   }, PRUNE_EVERY_MS);
   pruneTimer.unref();
-  app.log.info({ publicUrl: config.publicUrl, database: config.database.kind }, `Tickler is serving ${config.publicUrl}`);
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
@@ -82,5 +102,8 @@ function serving(config: Config, app: FastifyInstance, address: string, store: S
       );
     });
   }
+  // Said once a signal would close the server cleanly: a supervisor (or a test) that waits for
+  // this line and then sends SIGTERM never finds Node.js's default, an abrupt end.
+  app.log.info({ publicUrl: config.publicUrl, database: config.database.kind }, `Tickler is serving ${config.publicUrl}`);
   return { app, address, close };
 }

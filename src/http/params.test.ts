@@ -55,13 +55,19 @@ describe('Params.from', () => {
     assert.equal(Params.from({}, { tasks }).get('tasks'), JSON.stringify(tasks));
   });
 
-  test('repeatedAmong names the first of the names sent more than once, in one source or across them', () => {
+  test('repeatedAmong names the first of the names sent more than once in one source, or in both with different values', () => {
     const cases: Array<[string, unknown[], string | undefined]> = [
       ['once in the query', [{ code: 'x' }], undefined],
       ['once in the body', [{}, { code: 'x' }], undefined],
       ['twice in the query', [{ code: ['x', 'x'] }], 'code'],
       ['twice in the body', [{}, { code: ['x', 'y'] }], 'code'],
-      ['in the query and in the body', [{ code: 'x' }, { code: 'x' }], 'code'],
+      ['the same value in the query and in the body counts once', [{ code: 'x' }, { code: 'x' }], undefined],
+      ['different values in the query and in the body', [{ code: 'x' }, { code: 'y' }], 'code'],
+      ['an empty value and a value are different', [{ code: '' }, { code: 'x' }], 'code'],
+      ['the same value in both, but twice in the body', [{ code: 'x' }, { code: ['x', 'x'] }], 'code'],
+      ['the same value in both, but twice in the query', [{ code: ['x', 'x'] }, { code: 'x' }], 'code'],
+      ['values are compared as text, exactly', [{ code: 'x' }, { code: ' x' }], 'code'],
+      ['a number in a JSON body and the same digits in the query', [{ code: '5' }, { code: 5 }], undefined],
       ['an empty value counts: it was sent', [{ code: ['', 'x'] }], 'code'],
       ['a single repeated value is sent once', [{ code: ['x'] }], undefined],
       ['null is not a value', [{ code: 'x' }, { code: null }], undefined],

@@ -29,19 +29,26 @@ export class Params {
   }
 
   /**
-   * The first of `names` sent more than once: repeated in the query or in the body, or present in
-   * both (an empty value counts: it was sent). The API at large takes the last value, as the PHP
-   * service did; the OAuth endpoints refuse repeats of the parameters they read (RFC 6749 3.1, 3.2).
+   * The first of `names` sent more than once in a way that leaves a choice of value: repeated in
+   * the query or repeated in the body (an empty value counts: it was sent), or present in both with
+   * different values. One value sent in the query and again, the same, in the body counts once:
+   * nothing is left to choose (an HTTP library of the hosted service's Ruby sample copies the
+   * configured site's query, client_id included, onto the token request). The API at large takes
+   * the last value, as the PHP service did; the OAuth endpoints and the pages' forms refuse what
+   * this names (RFC 6749 3.1, 3.2).
    */
   repeatedAmong(names: readonly string[]): string | undefined {
     return names.find((name) => {
-      let sent = 0;
+      const once: Array<string | undefined> = [];
       for (const source of this.sources) {
         if (!Object.hasOwn(source, name)) continue;
         const raw = source[name];
-        sent += (isRepeated(raw) ? raw : [raw]).filter((v) => v !== undefined && v !== null).length;
+        const sent = (isRepeated(raw) ? raw : [raw]).filter((v) => v !== undefined && v !== null);
+        if (sent.length > 1) return true;
+        if (sent.length === 1) once.push(scalar(sent[0]));
       }
-      return sent > 1;
+      // A value that cannot be read as text (undefined) is never the same as another.
+      return once.length > 1 && once.some((v) => v === undefined || v !== once[0]);
     });
   }
 

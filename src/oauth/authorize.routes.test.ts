@@ -260,7 +260,15 @@ describe('authorize page', () => {
     const b = await signedIn(ctx, app, account);
     const consent = await b.get(authorizeUrl(app));
     b.cookies.delete('tickler_session');
-    const posted = await b.post(PATH, { ...hiddenInputs(consent.body), action: 'allow' });
+    // The page's token was made for the session: without it, the post is refused before anything
+    // reads it (src/web/csrf.ts).
+    const stale = await b.post(PATH, { ...hiddenInputs(consent.body), action: 'allow' });
+    assert.equal(stale.statusCode, 403);
+    assert.equal(stale.headers['location'], undefined);
+    assert.match(stale.body, /This form has expired/);
+    // With a token of this browser as it is now (a visitor's), the request itself is refused.
+    const visitorToken = hiddenInputs((await b.get('/signin')).body)['_csrf'] as string;
+    const posted = await b.post(PATH, { ...hiddenInputs(consent.body), _csrf: visitorToken, action: 'allow' });
     // Changed on review: it used to send the browser back to the sign-in form; a consent request
     // belongs to the session it was shown to, and a request without a session has none.
     assert.equal(posted.statusCode, 400);
@@ -275,7 +283,13 @@ describe('authorize page', () => {
     // Another tab of the same browser signs in as someone else.
     await b.post(PATH, { ...hiddenInputs(consent.body.slice(consent.body.lastIndexOf('<form'))) });
     await signedIn(ctx, app, other, b);
-    const res = await b.post(PATH, { ...hiddenInputs(consent.body), action: 'allow' });
+    // The page's token was made for the first session: refused before anything reads the post.
+    const stale = await b.post(PATH, { ...hiddenInputs(consent.body), action: 'allow' });
+    assert.equal(stale.statusCode, 403);
+    assert.equal(stale.headers['location'], undefined);
+    // With a token of the session signed in now, the request itself is refused.
+    const nowToken = hiddenInputs((await b.get(authorizeUrl(app))).body)['_csrf'] as string;
+    const res = await b.post(PATH, { ...hiddenInputs(consent.body), _csrf: nowToken, action: 'allow' });
     // Changed on review: the page used to be shown again for the account signed in now, carrying
     // the first request's state and challenge; a request belongs to the session it was shown to.
     assert.equal(res.statusCode, 400, 'the page has expired, nothing is issued');

@@ -61,7 +61,7 @@ export function authorizeRoutes(web: Web): void {
     const flash = web.flash(request, reply);
     const who = await web.signedIn(request);
     if (!who) {
-      const form = { site: web.site, action, csrf: reply.generateCsrf(), request: carried(req), appName: req.client.name, resetPath: web.path('/reset') };
+      const form = { site: web.site, action, csrf: web.csrf(reply), request: carried(req), appName: req.client.name, resetPath: web.path('/reset') };
       if (flash.retryAfter !== undefined) reply.header('retry-after', String(flash.retryAfter));
       return web.page(reply, flash.retryAfter !== undefined ? 429 : 200, signInPage({ ...form, email: flash.fields?.['email'], error: flash.error }));
     }
@@ -74,7 +74,7 @@ export function authorizeRoutes(web: Web): void {
       scopeWords: req.scopeWords,
       redirectUri: redirectTarget(req.client, req.redirectUri) ?? '',
     };
-    return web.page(reply, 200, consentPage({ site: web.site, action, csrf: reply.generateCsrf(), requestId, ...shown }));
+    return web.page(reply, 200, consentPage({ site: web.site, action, csrf: web.csrf(reply), requestId, ...shown }));
   }
 
   /** Runs the checks of an authorization request; answers the request itself unless it is valid. */

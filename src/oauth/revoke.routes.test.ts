@@ -11,13 +11,13 @@ before(async () => {
 });
 after(() => ctx.close());
 
-function revoke(app: TestApp | null, form: Record<string, string>, extra: { remoteAddress?: string; url?: string } = {}) {
+function revoke(app: TestApp | null, form: Record<string, string>, extra: { remoteAddress?: string; url?: string; body?: string } = {}) {
   return ctx.app.inject({
     method: 'POST',
     url: extra.url ?? REVOKE_PATH,
     remoteAddress: extra.remoteAddress ?? '127.0.0.1',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(app && { authorization: app.basic }) },
-    payload: new URLSearchParams(form).toString(),
+    payload: extra.body ?? new URLSearchParams(form).toString(),
   });
 }
 
@@ -67,9 +67,21 @@ describe('token revocation (RFC 7009)', () => {
     assert.equal((await revoke(null, { token })).json<{ errorCode: number }>().errorCode, 104);
     const missing = await revoke(app, {});
     assert.deepEqual([missing.statusCode, missing.json<{ errorDesc: string }>().errorDesc], [400, 'Error revoking a token: token is required']);
-    const twice = await revoke(app, { token }, { url: `${REVOKE_PATH}?token=${token}` });
-    assert.match(twice.json<{ errorDesc: string }>().errorDesc, /token was sent more than once/);
+    const other = await signIn(ctx);
+    const twice = await revoke(app, { token }, { url: `${REVOKE_PATH}?token=${other.token}` });
+    assert.deepEqual(twice.json(), { errorCode: 104, errorDesc: 'Error revoking a token: token was sent more than once' }, 'different values in the query and in the body');
+    const twiceInBody = await revoke(app, {}, { url: REVOKE_PATH, body: `token=${token}&token=${token}` });
+    assert.match(twiceInBody.json<{ errorDesc: string }>().errorDesc, /token was sent more than once/, 'twice in the body');
     assert.equal((await api(ctx, token, '/3/account/get.php')).statusCode, 200, 'nothing was revoked');
+    assert.equal((await api(ctx, other.token, '/3/account/get.php')).statusCode, 200, 'nothing was revoked');
+  });
+
+  it('one value sent in the query and again in the body counts once', async () => {
+    const { app, token } = await signIn(ctx);
+    const res = await revoke(app, { token, client_id: app.clientId }, { url: `${REVOKE_PATH}?token=${token}&client_id=${app.clientId}` });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json(), {});
+    assert.equal((await api(ctx, token, '/3/account/get.php')).statusCode, 401, 'revoked');
   });
 
   it('POST only (405), and over plain HTTP only from this machine (101)', async () => {

@@ -10,7 +10,7 @@ import { revokeToken } from './revoke.service.js';
 
 export const REVOKE_PATH = '/3/account/revoke.php';
 
-/** What this endpoint reads; none may be sent twice (as at the token endpoint, RFC 6749 3.2). */
+/** What this endpoint reads; none may be sent twice (as at the token endpoint, RFC 6749 3.2: the same value in the query and the body counts once). */
 const REVOKE_PARAMS = ['token', 'token_type_hint', 'client_id', 'client_secret', 'f'] as const;
 
 const refusal = (why: string, status = 400): ApiError => new ApiError(104, { desc: `Error revoking a token: ${why}`, status });

@@ -14,6 +14,7 @@ import {
   type TokenPair,
 } from '../../test/harness.js';
 import { CLOSING, CONTENT_TYPE, multipartBody, part } from '../../test/multipart-body.js';
+import { RUBY_SAMPLE_SCOPE, rubySampleTokenRequest, type RubySampleRequest } from '../../test/ruby-sample.js';
 import { withContext } from '../../test/with-context.js';
 import { sha256Hex } from '../lib/crypto.js';
 import type { Account } from '../storage/store.js';
@@ -204,14 +205,38 @@ describe('token endpoint', () => {
       }
     });
 
-    it('a parameter sent twice is refused with 102 (RFC 6749 3.2), before anything is spent', async () => {
+    it('one value sent in the query and again in the body counts once: the Ruby sample exchanges its code and refreshes', async () => {
+      // An account of its own: the token requests of the others count against RATE_LIMIT_TOKEN_PER_USER.
+      const rubyUser = await createAccount(ctx);
+      const code = await issueCode(ctx, rubyUser, app, RUBY_SAMPLE_SCOPE);
+      const send = (r: RubySampleRequest) => ctx.app.inject({ method: 'POST', url: r.url, headers: r.headers, payload: r.body });
+      const exchanged = await send(rubySampleTokenRequest(app.clientId, app.clientSecret, { code }));
+      assert.equal(exchanged.statusCode, 200, exchanged.body);
+      const tokens = exchanged.json() as TokenPair;
+      assert.equal(tokens.scope, RUBY_SAMPLE_SCOPE);
+      assert.equal((await api(ctx, tokens.access_token, '/3/account/get.php')).statusCode, 200);
+      const refreshed = await send(rubySampleTokenRequest(app.clientId, app.clientSecret, { refreshToken: tokens.refresh_token }));
+      assert.equal(refreshed.statusCode, 200, refreshed.body);
+      assert.equal((refreshed.json() as TokenPair).scope, RUBY_SAMPLE_SCOPE);
+      // The same request with another client_id in its query names two apps: refused, nothing spent.
+      const other = await createApp(ctx);
+      const next = await issueCode(ctx, rubyUser, app, RUBY_SAMPLE_SCOPE);
+      const sample = rubySampleTokenRequest(app.clientId, app.clientSecret, { code: next });
+      const mixed = await send({ ...sample, url: sample.url.replace(app.clientId, other.clientId) });
+      assert.deepEqual(mixed.json(), { errorCode: 102, errorDesc: 'Error requesting a token: client_id was sent more than once' });
+      assert.equal((await send(sample)).statusCode, 200, 'the refused request did not spend the code');
+    });
+
+    it('a parameter sent twice (within the query, within the body, or in both with different values) is refused with 102 (RFC 6749 3.2), before anything is spent', async () => {
       const code = await issueCode(ctx, account, app);
       const post = (url: string, payload: string, contentType = 'application/x-www-form-urlencoded') =>
         ctx.app.inject({ method: 'POST', url, headers: { authorization: app.basic, 'content-type': contentType }, payload });
       const twice = await post('/3/account/token.php', `grant_type=authorization_code&code=${code}&code=${code}`);
       assert.deepEqual(twice.json(), { errorCode: 102, errorDesc: 'Error requesting a token: code was sent more than once' });
-      const both = await post(`/3/account/token.php?code=${code}`, `grant_type=authorization_code&code=${code}`);
-      assert.equal(errorCode(both), 102, 'in the query and in the body');
+      const both = await post(`/3/account/token.php?code=${code.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}`, `grant_type=authorization_code&code=${code}`);
+      assert.deepEqual(both.json(), { errorCode: 102, errorDesc: 'Error requesting a token: code was sent more than once' }, 'different values in the query and in the body');
+      const sameInBothButTwiceInBody = await post(`/3/account/token.php?code=${code}`, `grant_type=authorization_code&code=${code}&code=${code}`);
+      assert.equal(errorCode(sameInBothButTwiceInBody), 102, 'twice in the body, whatever the query holds');
       const multipart = await post('/3/account/token.php', `${part('grant_type', 'authorization_code')}${part('code', code)}${part('code', code)}${CLOSING}`, CONTENT_TYPE);
       assert.equal(errorCode(multipart), 102, 'twice in a multipart body');
       const emptyToo = await post('/3/account/token.php', `grant_type=authorization_code&redirect_uri=&redirect_uri=${encodeURIComponent(app.redirectUri)}&code=${code}`);

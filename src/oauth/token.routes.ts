@@ -54,7 +54,8 @@ export function tokenRoutes(app: FastifyInstance, deps: Deps): void {
       const p = paramsOf(request);
       // Which of two values would count is exactly what an attacker who can add one wants to choose
       // (a second code, a second redirect_uri): refuse rather than pick. In the query and the body
-      // at once is twice too.
+      // with different values is twice too; with the same value it is once (the Ruby sample's
+      // client_id, docs/oauth.md), as nothing is left to choose.
       const repeated = p.repeatedAmong(TOKEN_PARAMS);
       if (repeated) throw new ApiError(102, { desc: `Error requesting a token: ${repeated} was sent more than once` });
       const client = await authenticatedClient(deps, request, reply, p, (why) => new ApiError(102, { desc: `Error requesting a token: ${why}` }));

@@ -34,7 +34,7 @@ export function accountRoutes(web: Web): void {
 
   web.getSignedIn('/account', async function showAccount(request, reply, who) {
     const flash = web.flash(request, reply);
-    const v = { account: who.account, csrf: reply.generateCsrf(), error: flash.error, notice: flash.notice, fields: flash.fields };
+    const v = { account: who.account, csrf: web.csrf(reply), error: flash.error, notice: flash.notice, fields: flash.fields };
     return web.page(reply, 200, settingsPage(web.site, web.nav(reply, who, '/account'), v));
   });
 
@@ -68,7 +68,7 @@ export function accountRoutes(web: Web): void {
   web.getSignedIn('/account/password', async function showPassword(request, reply, who) {
     const flash = web.flash(request, reply);
     if (flash.retryAfter !== undefined) reply.header('retry-after', String(flash.retryAfter));
-    return web.page(reply, flash.retryAfter !== undefined ? 429 : 200, passwordPage(web.site, web.nav(reply, who, '/account'), { csrf: reply.generateCsrf(), error: flash.error }));
+    return web.page(reply, flash.retryAfter !== undefined ? 429 : 200, passwordPage(web.site, web.nav(reply, who, '/account'), { csrf: web.csrf(reply), error: flash.error }));
   });
 
   web.postSignedIn('/account/password', ['current', 'password'], async function savePassword(request, reply, p, who) {
@@ -87,7 +87,7 @@ export function accountRoutes(web: Web): void {
     const flash = web.flash(request, reply);
     const apps = (await deps.store.read.clients.list(who.account.pk)).length;
     if (flash.retryAfter !== undefined) reply.header('retry-after', String(flash.retryAfter));
-    const v = { csrf: reply.generateCsrf(), email: who.account.email, apps, error: flash.error };
+    const v = { csrf: web.csrf(reply), email: who.account.email, apps, error: flash.error };
     return web.page(reply, flash.retryAfter !== undefined ? 429 : 200, deletePage(web.site, web.nav(reply, who, '/account'), v));
   });
 

@@ -11,7 +11,7 @@ export function adminRoutes(web: Web): void {
     if (!who.account.isAdmin) return web.errorPage(reply, 403, 'Admins only', 'Only an admin of this server can invite people.');
     const flash = web.flash(request, reply);
     const invites = await deps.store.read.accountLinks.list(who.account.pk, 'invite', unixSeconds(deps.clock));
-    const v = { csrf: reply.generateCsrf(), registration: deps.config.registration, invites, secret: flash.secret, error: flash.error, notice: flash.notice };
+    const v = { csrf: web.csrf(reply), registration: deps.config.registration, invites, secret: flash.secret, error: flash.error, notice: flash.notice };
     return web.page(reply, 200, invitesPage(web.site, web.nav(reply, who, '/admin/invites'), v));
   });
 

@@ -57,7 +57,7 @@ export function appsRoutes(web: Web): void {
   web.getSignedIn('/account/apps', async function showConnected(request, reply, who) {
     const flash = web.flash(request, reply);
     const apps = await connectedApps(deps, { userPk: who.account.pk });
-    const csrf = reply.generateCsrf();
+    const csrf = web.csrf(reply);
     const cacheSeconds = deps.config.tokenCacheSeconds;
     const passwords = { csrf, passwords: await listAppPasswords(deps, who.account.pk), fields: flash.fields, cacheSeconds };
     const v = { csrf, apps, cacheSeconds, passwords, secret: flash.secret, error: flash.error, notice: flash.notice };
@@ -94,7 +94,7 @@ export function appsRoutes(web: Web): void {
   web.getSignedIn('/developer', async function showDeveloper(request, reply, who) {
     const flash = web.flash(request, reply);
     const apps = await deps.store.read.clients.list(who.account.isAdmin ? undefined : who.account.pk);
-    const v = { csrf: reply.generateCsrf(), apps, allApps: who.account.isAdmin, fields: flash.fields, error: flash.error, notice: flash.notice };
+    const v = { csrf: web.csrf(reply), apps, allApps: who.account.isAdmin, fields: flash.fields, error: flash.error, notice: flash.notice };
     return web.page(reply, 200, developerPage(web.site, web.nav(reply, who, '/developer'), v));
   });
 
@@ -123,7 +123,7 @@ export function appsRoutes(web: Web): void {
     if (!client) return reply;
     const flash = web.flash(request, reply);
     const users = (await connectedApps(deps, { clientPk: client.pk })).length;
-    const v = { csrf: reply.generateCsrf(), client, users, secret: flash.secret, fields: flash.fields, error: flash.error, notice: flash.notice };
+    const v = { csrf: web.csrf(reply), client, users, secret: flash.secret, fields: flash.fields, error: flash.error, notice: flash.notice };
     return web.page(reply, 200, appPage(web.site, web.nav(reply, who, '/developer'), v));
   });
 

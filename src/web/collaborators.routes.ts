@@ -33,7 +33,7 @@ export function collaboratorsRoutes(web: Web): void {
     const f = flash.fields;
     const inviteRefused = f?.['form'] === 'invite' && flash.error !== undefined;
     const v = {
-      csrf: reply.generateCsrf(),
+      csrf: web.csrf(reply),
       collaborations: await listCollaborations(deps, who.account.pk),
       error: inviteRefused ? undefined : flash.error,
       notice: flash.notice,

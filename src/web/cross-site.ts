@@ -6,8 +6,14 @@ import type { FastifyRequest } from 'fastify';
  * `Origin` on a POST. Such a post is refused even with a valid CSRF token: the double-submit token
  * is only as good as its cookie, and a sibling subdomain can plant cookies for its site (the
  * `__Host-` prefix stops that only over https). That is also why `same-site` is refused, as its
- * Origin would be. `none` is a navigation the user started. A request with neither header (older
- * browsers, curl) relies on the CSRF token alone, as before.
+ * Origin would be. `none` is a navigation the user started.
+ *
+ * A post with neither header is let through to the CSRF token, on purpose (docs/decisions/0021):
+ * curl and scripts post forms without them, and so do browsers older than those above, which
+ * still get their answer. What makes that safe is the token's binding to the session (csrf.ts): a
+ * forger without the headers must still send a token made for the victim's own session cookie,
+ * which neither a planted CSRF cookie nor the forger's own pages can give. Every current browser
+ * sends Origin on a cross-origin POST, so a forged post from one never arrives without it.
  */
 export function isCrossSitePost(request: FastifyRequest, publicOrigin: string): boolean {
   const site = request.headers['sec-fetch-site'];

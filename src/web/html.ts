@@ -175,14 +175,20 @@ export const APP_CONTENT_SECURITY_POLICY = `default-src 'none'; script-src 'self
  * address, and would block it.
  */
 export function pageHeaders(reply: FastifyReply, withScript = false): FastifyReply {
-  return reply
-    .header('cache-control', 'no-store')
-    .header('pragma', 'no-cache')
-    .header('referrer-policy', 'same-origin')
-    .header('x-frame-options', 'DENY')
-    .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', withScript ? APP_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY)
-    .type('text/html; charset=utf-8');
+  return reply.headers(pageHeaderValues(withScript));
+}
+
+/** pageHeaders' values, for a page written without Fastify (src/http/client-errors.ts). */
+export function pageHeaderValues(withScript = false): Readonly<Record<string, string>> {
+  return {
+    'cache-control': 'no-store',
+    pragma: 'no-cache',
+    'referrer-policy': 'same-origin',
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': withScript ? APP_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY,
+    'content-type': 'text/html; charset=utf-8',
+  };
 }
 
 /** What every page shows of the server: the product name and the address people reach it at. */

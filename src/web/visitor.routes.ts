@@ -29,7 +29,7 @@ export function visitorRoutes(web: Web): void {
     const next = safeNext(queryStrings(request)['next']);
     if (await web.signedIn(request)) return web.redirect(request, reply, next);
     if (flash.retryAfter !== undefined) reply.header('retry-after', String(flash.retryAfter));
-    const v = { csrf: reply.generateCsrf(), next, email: flash.fields?.['email'], error: flash.error, notice: flash.notice, signupOpen: deps.config.registration === 'open' };
+    const v = { csrf: web.csrf(reply), next, email: flash.fields?.['email'], error: flash.error, notice: flash.notice, signupOpen: deps.config.registration === 'open' };
     return web.page(reply, flash.retryAfter !== undefined ? 429 : 200, signInFormPage(web.site, v));
   });
 
@@ -47,10 +47,16 @@ export function visitorRoutes(web: Web): void {
     return web.redirect(request, reply, next);
   });
 
-  web.post('/signout', [], async function signOut(request, reply) {
-    await web.endSession(request, reply);
-    return web.redirect(request, reply, '/signin', { notice: 'You are signed out.' });
-  });
+  // signedIn: a browser whose session has already ended is told so, rather than refused as forged.
+  web.post(
+    '/signout',
+    [],
+    async function signOut(request, reply) {
+      await web.endSession(request, reply);
+      return web.redirect(request, reply, '/signin', { notice: 'You are signed out.' });
+    },
+    { signedIn: true },
+  );
 
   web.get('/signup', async function showSignUp(request, reply) {
     const flash = web.flash(request, reply);
@@ -58,7 +64,7 @@ export function visitorRoutes(web: Web): void {
     const valid = (await openLink(deps, 'invite', invite)) !== null;
     const access = await signupAccess(deps, valid);
     if (flash.retryAfter !== undefined) reply.header('retry-after', String(flash.retryAfter));
-    const v = { csrf: reply.generateCsrf(), access, invite, fields: flash.fields ?? {}, error: flash.error };
+    const v = { csrf: web.csrf(reply), access, invite, fields: flash.fields ?? {}, error: flash.error };
     return web.page(reply, flash.retryAfter !== undefined ? 429 : 200, signUpPage(web.site, v));
   });
 
@@ -85,10 +91,10 @@ export function visitorRoutes(web: Web): void {
     const token = queryStrings(request)['token'];
     if (token !== undefined) {
       const valid = (await openLink(deps, 'reset', token)) !== null;
-      return web.page(reply, valid ? 200 : 400, newPasswordPage(web.site, { csrf: reply.generateCsrf(), token, valid, error: flash.error }));
+      return web.page(reply, valid ? 200 : 400, newPasswordPage(web.site, { csrf: web.csrf(reply), token, valid, error: flash.error }));
     }
     if (flash.retryAfter !== undefined) reply.header('retry-after', String(flash.retryAfter));
-    const v = { csrf: reply.generateCsrf(), byMail: deps.mailer !== null, email: flash.fields?.['email'], error: flash.error, notice: flash.notice };
+    const v = { csrf: web.csrf(reply), byMail: deps.mailer !== null, email: flash.fields?.['email'], error: flash.error, notice: flash.notice };
     return web.page(reply, flash.retryAfter !== undefined ? 429 : 200, resetRequestPage(web.site, v));
   });
 

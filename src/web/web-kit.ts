@@ -5,6 +5,7 @@ import { randomUrlToken, sha256Hex } from '../lib/crypto.js';
 import type { Account } from '../storage/store.js';
 import { cookieNames, cookieOptions, type CookieNames } from './cookies.js';
 import { isCrossSitePost } from './cross-site.js';
+import { csrfToken } from './csrf.js';
 import { setFlash, takeFlash, type Flash } from './flash.js';
 import { pageHeaders, siteOf, type Nav, type Site } from './html.js';
 import { errorPage, formRefusedPage } from './pages.js';
@@ -28,6 +29,8 @@ export class Web {
   readonly names: CookieNames;
   readonly https: boolean;
   readonly publicOrigin: string;
+  /** Who sent a post that needs a session, found before its token was checked (post's `signedIn`). */
+  private readonly posters = new WeakMap<FastifyRequest, SignedIn>();
 
   constructor(
     private readonly app: FastifyInstance,
@@ -71,8 +74,13 @@ export class Web {
     return account && sessionId !== undefined ? { account, sessionId } : null;
   }
 
+  /** The CSRF token of a form on this page, bound to the session the page is shown to (csrf.ts). */
+  csrf(reply: FastifyReply): string {
+    return csrfToken(reply, this.names.session);
+  }
+
   nav(reply: FastifyReply, who: SignedIn, current: string): Nav {
-    return { email: who.account.email, isAdmin: who.account.isAdmin, csrf: reply.generateCsrf(), current };
+    return { email: who.account.email, isAdmin: who.account.isAdmin, csrf: this.csrf(reply), current };
   }
 
   /**
@@ -133,9 +141,17 @@ export class Web {
    * A form post. Where it comes from is checked before its CSRF token (another site's post never
    * gets further), then maintenance, then that no field it reads came twice (`fields`): a form
    * of this server never sends one twice, so which of two values counts is not for the sender
-   * to choose.
+   * to choose. `signedIn`: a post that needs a session is sent to sign in without one before its
+   * token is checked, since a token is bound to the session of its page (csrf.ts): a page left
+   * open past its session's end would otherwise be refused as if forged, where "sign in again"
+   * is the truth. Nothing runs for such a post but the redirect.
    */
-  post(url: string, fields: readonly string[], handler: (request: FastifyRequest, reply: FastifyReply, p: Params) => Promise<FastifyReply>): void {
+  post(
+    url: string,
+    fields: readonly string[],
+    handler: (request: FastifyRequest, reply: FastifyReply, p: Params) => Promise<FastifyReply>,
+    options: { readonly signedIn?: boolean } = {},
+  ): void {
     const web = this;
     const checked: readonly string[] = [...fields, '_csrf'];
     const preHandler = [
@@ -143,6 +159,16 @@ export class Web {
         if (isCrossSitePost(request, web.publicOrigin)) return web.page(reply, 403, formRefusedPage(web.site));
         return undefined;
       },
+      ...(options.signedIn
+        ? [
+            async function sendSignedOutToSignIn(request: FastifyRequest, reply: FastifyReply) {
+              const who = await web.signedIn(request);
+              if (!who) return web.redirect(request, reply, '/signin', { error: 'Your session has ended. Please sign in again.' });
+              web.posters.set(request, who);
+              return undefined;
+            },
+          ]
+        : []),
       this.app.csrfProtection,
     ];
     this.app.route({
@@ -165,11 +191,16 @@ export class Web {
     fields: readonly string[],
     handler: (request: FastifyRequest, reply: FastifyReply, p: Params, who: SignedIn) => Promise<FastifyReply>,
   ): void {
-    this.post(url, fields, async (request, reply, p) => {
-      const who = await this.signedIn(request);
-      if (!who) return this.redirect(request, reply, '/signin', { error: 'Your session has ended. Please sign in again.' });
-      return handler(request, reply, p, who);
-    });
+    this.post(
+      url,
+      fields,
+      async (request, reply, p) => {
+        const who = this.posters.get(request);
+        if (!who) throw new Error('a post that needs a session reached its handler without one');
+        return handler(request, reply, p, who);
+      },
+      { signedIn: true },
+    );
   }
 }
 

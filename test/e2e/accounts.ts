@@ -38,6 +38,8 @@ export interface SignedInBrowser {
   readonly hidden: Record<string, string>;
   /** Consent for the app with this scope: a fresh authorization code (no new sign-in). */
   code(scope?: string): Promise<string>;
+  /** A form token made for the signed-in session (`hidden`'s was made before sign-in, with none). */
+  sessionCsrf(): Promise<string>;
 }
 
 /** A browser signed in once on the authorize pages (sign-in is slow on purpose: do it once). */
@@ -56,6 +58,11 @@ export async function signedInBrowser(url: string, app: RemoteApp, email: string
   return {
     jar,
     hidden,
+    async sessionCsrf() {
+      const token = hiddenInputs(await page('basic'))['_csrf'];
+      if (!token) throw new Error('no CSRF token on the consent page');
+      return token;
+    },
     async code(scope = 'basic tasks write') {
       const consent = await page(scope);
       const allow = await fetch(`${url}/3/account/authorize.php`, {

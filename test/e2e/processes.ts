@@ -22,15 +22,18 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs bin/tickler with this test's Node.js; `nodeArgs` go to Node itself (before the script). */
-export function cli(args: string[], env: Record<string, string>, nodeArgs: string[] = []): CliResult {
-  const r = spawnSync(process.execPath, [...nodeArgs, TICKLER, ...args], { env: childEnv(env), encoding: 'utf8' });
+/**
+ * Runs bin/tickler with this test's Node.js; `nodeArgs` go to Node itself (before the script);
+ * `script`: another copy of bin/tickler.
+ */
+export function cli(args: string[], env: Record<string, string>, nodeArgs: string[] = [], script = TICKLER): CliResult {
+  const r = spawnSync(process.execPath, [...nodeArgs, script, ...args], { env: childEnv(env), encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** cli(), without blocking: several commands run at once. */
-export async function cliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const child = spawn(process.execPath, [TICKLER, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+/** cli(), without blocking: several commands run at once; `as` runs it as another user (root only). */
+export async function cliAsync(args: string[], env: Record<string, string>, as?: { readonly uid: number; readonly gid: number }): Promise<CliResult> {
+  const child = spawn(process.execPath, [TICKLER, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], ...as });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -45,6 +48,10 @@ export interface ServerProcess {
   readonly output: () => string;
   /** SIGTERM and wait; resolves to the exit code. */
   stop(): Promise<number | null>;
+  /** Resolves when the output holds `text` (the test's timeout bounds the wait). */
+  printed(text: string): Promise<void>;
+  /** The whole output, once the process has ended and its pipes are closed. */
+  finalOutput(): Promise<string>;
   /** SIGKILL: no chance to flush or close anything. */
   kill(): Promise<void>;
 }
@@ -80,7 +87,18 @@ export async function serve(env: Record<string, string>): Promise<ServerProcess>
     });
   });
   const exited = once(child, 'exit');
+  const closed = once(child, 'close');
   return {
+    async printed(text: string) {
+      while (!out.includes(text)) {
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server ended without printing ${JSON.stringify(text)}:\n${out}`);
+        await Promise.race([once(child.stderr as NodeJS.EventEmitter, 'data'), once(child.stdout as NodeJS.EventEmitter, 'data'), exited]);
+      }
+    },
+    async finalOutput() {
+      await closed;
+      return out;
+    },
     url,
     child,
     output: () => out,

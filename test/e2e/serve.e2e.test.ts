@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freshDatabase, type TestDatabase } from '../database.js';
-import { cli, cliAsync, serve, type CliResult, type ServerProcess } from './processes.js';
+import { cli, cliAsync, E2E_PUBLIC_URL, serve, TICKLER, type CliResult, type ServerProcess } from './processes.js';
+import { RUBY_SAMPLE_SCOPE, rubySampleTokenRequest, type RubySampleRequest } from '../ruby-sample.js';
 import { authorizeInBrowser } from './web-client.js';
 
 /** Starts a multipart upload that promises more than it sends, then hangs up mid-body. */
@@ -62,9 +63,9 @@ describe('bin/tickler end to end', () => {
       [['serve'], { HOST: '999.1.1.1' }, /Invalid HOST="999.1.1.1"/],
       [['serve'], { HOST: 'nosuchhost.invalid' }, /^tickler: HOST: cannot listen on "nosuchhost.invalid"/],
       [['serve'], { HOST: '127.0.0.1', PORT: takenPort }, new RegExp(`^tickler: PORT: cannot listen on port ${takenPort}: another program is using it`)],
-      [['serve'], { DATABASE_URL: `sqlite:${join(dir, 'a-file', 'tickler.db')}` }, /^tickler: DATABASE_URL: cannot open the SQLite file .*a-file/],
-      [['serve'], { DATABASE_URL: `sqlite:${join(dir, 'garbage.db')}` }, /^tickler: DATABASE_URL: cannot open the SQLite file .*garbage\.db: SQLITE_NOTADB/],
-      [['serve'], { DATABASE_URL: 'postgres://nobody:secret-pw@127.0.0.1:1/nothing' }, /^tickler: DATABASE_URL: cannot reach PostgreSQL at 127\.0\.0\.1:1\/nothing: ECONNREFUSED/],
+      [['serve'], { DATABASE_URL: `sqlite:${join(dir, 'a-file', 'tickler.db')}` }, /^tickler: DATABASE_URL: cannot open the SQLite file .*a-file.tickler\.db: .*a-file is not a folder\n$/],
+      [['serve'], { DATABASE_URL: `sqlite:${join(dir, 'garbage.db')}` }, /^tickler: DATABASE_URL: cannot open the SQLite file .*garbage\.db: .*garbage\.db is not an SQLite database \(SQLITE_NOTADB\)\n$/],
+      [['serve'], { DATABASE_URL: 'postgres://nobody:secret-pw@127.0.0.1:1/nothing' }, /^tickler: DATABASE_URL: cannot reach PostgreSQL at 127\.0\.0\.1:1\/nothing: the connection was refused: nothing listens there \(ECONNREFUSED\)\n$/],
     ];
     writeFileSync(join(dir, 'garbage.db'), 'this is not a database, it is a text file of some length '.repeat(100));
     // On PostgreSQL, the cases that would write to the test's database: the others (settings,
@@ -94,13 +95,107 @@ describe('bin/tickler end to end', () => {
     assert.match(dup.stderr, /already exists/);
   });
 
-  it('an older Node.js gets one line and exit code 2, before any native code loads', () => {
+  // SQLite's own cases: the PostgreSQL pass would run the same processes on the same inputs again.
+  // A regression here hangs (a recursive mkdir that never returned): the timeout turns it into a failure.
+  if (onSqlite) it('a database file serve cannot use: one line saying in words what is wrong with which path, exit code 2', { timeout: 120_000 }, async () => {
+    // Rights are judged by the user serving: as root (which every right is granted to) the cases
+    // run as the user nobody, so that they test what an unprivileged operator meets.
+    const as = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+    const open = mkdtempSync(join(tmpdir(), 'tickler-rights-'));
+    chmodSync(open, 0o755);
+    const locked = join(open, 'locked');
+    mkdirSync(locked);
+    chmodSync(locked, 0o555);
+    const unreadable = join(open, 'unreadable.db');
+    writeFileSync(unreadable, '');
+    chmodSync(unreadable, 0o000);
+    const folder = join(dir, 'a-folder.db');
+    mkdirSync(folder);
+    const cases: Array<[string, RegExp, typeof as]> = [
+      [join(locked, 'tickler.db'), /: permission denied: the user \S+ may not create files in the folder \S*locked \(EACCES\)$/, as],
+      [unreadable, /: permission denied: the user \S+ may not read and write \S*unreadable\.db \(EACCES\)$/, as],
+      [join(locked, 'deeper', 'tickler.db'), /: cannot create the folder \S*locked.deeper: permission denied: the user \S+ may not create folders in \S*locked \(EACCES\)$/, as],
+      [folder, /a-folder\.db: \S*a-folder\.db is a folder, not a file$/, undefined],
+      ['/dev/null/tickler.db', /: \/dev\/null is not a folder$/, undefined],
+    ];
+    // A folder that answers ENOENT to mkdir (Linux's /proc): Node.js's recursive mkdir spun forever on it.
+    if (existsSync('/proc/self')) cases.push(['/proc/nope/tickler.db', /: cannot create the folder \/proc\/nope: \/proc does not take new folders \(ENOENT\)$/, undefined]);
+    try {
+      const results = await Promise.all(cases.map(([path, , user]) => cliAsync(['serve'], { ...env, DATABASE_URL: `sqlite:${path}` }, user)));
+      for (const [i, [path, message]] of cases.entries()) {
+        const r = results[i] as CliResult;
+        assert.equal(r.code, 2, `${path}: ${r.stderr}`);
+        assert.equal(r.stdout, '');
+        assert.equal(r.stderr.split('\n').length, 2, `one line: ${r.stderr}`);
+        assert.ok(r.stderr.startsWith(`tickler: DATABASE_URL: cannot open the SQLite file ${path}: `), r.stderr);
+        assert.match(r.stderr.trim(), message);
+        for (const code of r.stderr.match(/\b(E[A-Z]+|SQLITE_[A-Z_]+)\b/g) ?? []) assert.equal(r.stderr.split(code).length, 2, `${code} said once: ${r.stderr}`);
+      }
+      assert.ok(!existsSync(`${folder}-serving`), 'nothing was created beside a folder in the file\'s place');
+    } finally {
+      rmSync(open, { recursive: true, force: true });
+    }
+  });
+
+  it('a PostgreSQL server that answers but has no such database: serve says so, and how to create it', { skip: process.env['TEST_DATABASE_URL'] ? false : 'TEST_DATABASE_URL is not set' }, async () => {
+    const url = new URL(process.env['TEST_DATABASE_URL'] as string);
+    url.pathname = `/tickler_missing_${process.pid}`;
+    const r = await cliAsync(['serve'], { ...env, DATABASE_URL: url.toString() });
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stdout, '');
+    const name = `tickler_missing_${process.pid}`;
+    assert.equal(
+      r.stderr,
+      `tickler: DATABASE_URL: the database "${name}" does not exist on the PostgreSQL server at ${url.hostname}:${url.port || '5432'}: create it, in UTF8, ` +
+        `with \`createdb -E UTF8 -T template0 ${name}\` or in psql \`CREATE DATABASE "${name}" ENCODING 'UTF8' TEMPLATE template0\` (docs/deploy.md)\n`,
+    );
+  });
+
+  describe('on an older Node.js', () => {
     // This Node.js pretends to be 20 (the line before the supported ones) from the first moment.
     const pretend = `Object.defineProperty(process.versions, 'node', { value: '20.20.2' });`;
-    const r = cli(['serve'], env, ['--import', `data:text/javascript,${encodeURIComponent(pretend)}`]);
-    assert.equal(r.code, 2, r.stderr);
-    assert.equal(r.stderr, 'tickler: needs Node.js 22 or newer (22 and 24 LTS are supported); this is Node.js 20.20.2\n');
-    assert.equal(r.stdout, '');
+    const asNode20 = ['--import', `data:text/javascript,${encodeURIComponent(pretend)}`];
+    /**
+     * A copy of the launcher (bin/tickler, scripts/node-version.mjs, package.json; dist/ linked),
+     * with or without a runtime in its .runtimes/ as scripts/with-node.sh leaves it: this test's
+     * own Node.js, under its own version.
+     */
+    const launcher = (withRuntime: boolean): string => {
+      const root = join(dir, withRuntime ? 'with-runtime' : 'without-runtime');
+      const project = join(dirname(TICKLER), '..');
+      for (const part of ['bin', 'scripts']) mkdirSync(join(root, part), { recursive: true });
+      copyFileSync(TICKLER, join(root, 'bin', 'tickler'));
+      copyFileSync(join(project, 'scripts', 'node-version.mjs'), join(root, 'scripts', 'node-version.mjs'));
+      copyFileSync(join(project, 'package.json'), join(root, 'package.json'));
+      symlinkSync(join(project, 'dist'), join(root, 'dist'));
+      if (withRuntime) {
+        const bin = join(root, '.runtimes', `node-${process.versions.node}`, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin');
+        mkdirSync(bin, { recursive: true });
+        symlinkSync(process.execPath, join(bin, 'node'));
+      }
+      return join(root, 'bin', 'tickler');
+    };
+
+    it('without a runtime in .runtimes/: one line saying how to get one, exit code 2, before any native code loads', () => {
+      const r = cli(['serve'], env, asNode20, launcher(false));
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(
+        r.stderr,
+        'tickler: needs Node.js 22 or newer (22 and 24 LTS are supported); this is Node.js 20.20.2; run it as `scripts/with-node.sh 24 bin/tickler …`, which fetches one into .runtimes/ (and bin/tickler uses it from then on)\n',
+      );
+      assert.equal(r.stdout, '');
+    });
+
+    it('with the runtime scripts/with-node.sh fetched into .runtimes/: the command runs with it, saying so in one line', () => {
+      const script = launcher(true);
+      const r = cli(['migrate', '--status'], env, asNode20, script);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr, `tickler: Node.js 20.20.2 is too old; running with Node.js ${process.versions.node} from .runtimes/\n`);
+      assert.deepEqual((JSON.parse(r.stdout) as { pending: number[] }).pending, []);
+      const refused = cli(['frobnicate'], env, asNode20, script);
+      assert.equal(refused.code, 2, 'its exit code is the command\'s');
+      assert.match(refused.stderr, /unknown command "frobnicate"/);
+    });
   });
 
   it('migrate applies nothing twice and reports its status', () => {
@@ -188,6 +283,52 @@ describe('bin/tickler end to end', () => {
       }
     });
     await Promise.all(burst);
+    assert.equal(await server.stop(), 0);
+    server = undefined;
+  });
+
+  // SQLite's own: a fresh file is a database without accounts (the PostgreSQL pass's has some by now).
+  if (onSqlite) it('a database without any account: serve says in one plain line where it listens and how to make the first account', async () => {
+    const fresh = { ...env, DATABASE_URL: `sqlite:${join(dir, 'first-run', 'tickler.db')}` };
+    const line = (url: string, signUp: string) =>
+      `Tickler listens at ${url} (people reach it at ${E2E_PUBLIC_URL}). This database has no account yet: make the first, an admin, with ` +
+      `bin/tickler user add --email you@example.org --password '…' --admin${signUp}.\n`;
+    const closed = await serve(fresh);
+    await closed.printed(line(closed.url, ''));
+    assert.equal(await closed.stop(), 0);
+    const open = await serve({ ...fresh, REGISTRATION: 'open' });
+    await open.printed(line(open.url, `; or sign up at ${E2E_PUBLIC_URL}/signup (REGISTRATION=open), which never makes an admin`));
+    assert.equal(await open.stop(), 0);
+    assert.equal(cli(['user', 'add', '--email', 'first@example.org', '--password', 'long enough', '--admin'], fresh).code, 0);
+    const later = await serve(fresh);
+    // Logged once the signal handlers are in place (src/server.ts, serving()): SIGTERM closes cleanly from here.
+    await later.printed('Tickler is serving');
+    assert.equal(await later.stop(), 0);
+    assert.doesNotMatch(await later.finalOutput(), /no account yet/);
+  });
+
+  it("the hosted service's Ruby sample signs in: client_id in the query and in the body, the same value", async () => {
+    const user = cli(['user', 'add', '--email', 'ruby@example.org', '--password', 'correct horse'], env);
+    assert.equal(user.code, 0, user.stderr);
+    const appOut = cli(['app', 'add', '--name', 'Ruby sample', '--redirect-uri', 'http://127.0.0.1:4567/'], env);
+    assert.equal(appOut.code, 0, appOut.stderr);
+    const app = JSON.parse(appOut.stdout) as { client_id: string; client_secret: string };
+    server = await serve(env);
+    const url = server.url;
+    const { code } = await authorizeInBrowser([url], app.client_id, 'ruby@example.org', 'correct horse', RUBY_SAMPLE_SCOPE);
+    const send = async (r: RubySampleRequest) => {
+      const res = await fetch(`${url}${r.url}`, { method: 'POST', headers: r.headers, body: r.body });
+      return { status: res.status, body: (await res.json()) as { access_token?: string; refresh_token?: string; scope?: string; errorDesc?: string } };
+    };
+    const exchanged = await send(rubySampleTokenRequest(app.client_id, app.client_secret, { code }));
+    assert.equal(exchanged.status, 200, exchanged.body.errorDesc);
+    assert.equal(exchanged.body.scope, RUBY_SAMPLE_SCOPE);
+    // What the sample does next: account/get with its token, then a refresh of the same shape.
+    const account = await fetch(`${url}/3/account/get.php?f=json`, { headers: { authorization: `Bearer ${exchanged.body.access_token}` } });
+    assert.equal(((await account.json()) as { email: string }).email, 'ruby@example.org');
+    const refreshed = await send(rubySampleTokenRequest(app.client_id, app.client_secret, { refreshToken: exchanged.body.refresh_token as string }));
+    assert.equal(refreshed.status, 200, refreshed.body.errorDesc);
+    assert.ok(refreshed.body.access_token);
     assert.equal(await server.stop(), 0);
     server = undefined;
   });

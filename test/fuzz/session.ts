@@ -33,6 +33,8 @@ export async function newSession(ctx: TestContext, app: TestApp, n: number): Pro
   const signedIn = await browser.post('/3/account/authorize.php', { ...hidden, email: account.email, password: PASSWORD });
   const session = [...browser.cookies].find(([name]) => name.endsWith('tickler_session'));
   if (signedIn.statusCode !== 303 || !session) throw new Error(`fuzz session: sign-in answered ${signedIn.statusCode}`);
+  const sessionCsrf = hiddenInputs((await browser.get(`/3/account/authorize.php?${query.toString()}`)).body)['_csrf'];
+  if (!sessionCsrf) throw new Error('fuzz session: no CSRF token on the consent page');
 
   for (const kind of ['folder', 'context', 'goal', 'location'] as const) {
     for (let i = 1; i <= 4; i++) await createOrganizer(ctx, account, kind, `${kind} ${i}`, kind === 'goal' ? { level: i % 3 } : {});
@@ -67,6 +69,7 @@ export async function newSession(ctx: TestContext, app: TestApp, n: number): Pro
     refreshToken,
     redirectUri: app.redirectUri,
     csrf,
+    sessionCsrf,
     csrfCookie: `${csrfCookie[0]}=${csrfCookie[1]}`,
     sessionCookie: `${session[0]}=${session[1]}`,
     email: account.email,

@@ -67,6 +67,7 @@ async function remoteSession(url: string, env: Record<string, string>): Promise<
   const cookie = (suffix: string) => [...browser.jar].find(([name]) => name.endsWith(suffix));
   const [csrfCookie, session, csrf] = [cookie('tickler_csrf'), cookie('tickler_session'), browser.hidden['_csrf']];
   if (!csrfCookie || !session || !csrf) throw new Error('socket fuzz: no CSRF cookie or session');
+  const sessionCsrf = await browser.sessionCsrf();
   const bearer = { authorization: `Bearer ${main.access_token}` };
   for (const kind of ['folders', 'contexts', 'goals', 'locations']) {
     for (let i = 1; i <= 3; i++) await fetch(`${url}/3/${kind}/add.php`, { method: 'POST', headers: bearer, body: new URLSearchParams({ name: `${kind} ${i}` }) });
@@ -83,6 +84,7 @@ async function remoteSession(url: string, env: Record<string, string>): Promise<
     refreshToken: other.refresh_token,
     redirectUri: app.redirect_uri,
     csrf,
+    sessionCsrf,
     csrfCookie: `${csrfCookie[0]}=${csrfCookie[1]}`,
     sessionCookie: `${session[0]}=${session[1]}`,
     email,

@@ -12,6 +12,12 @@ import { concreteUrl } from './routes.js';
 export interface Secrets extends Readonly<Record<Secret, string>> {
   /** `name=value` of the CSRF cookie the csrf secret belongs to. */
   readonly csrfCookie: string;
+  /**
+   * A form token of the same CSRF cookie made for the signed-in session: tokens are bound to the
+   * session (src/web/csrf.ts), so the `csrf` secret (made with no session) goes with the CSRF
+   * cookie alone, and this one with the cookie and the session.
+   */
+  readonly sessionCsrf: string;
   /** `name=value` of a signed-in session. */
   readonly sessionCookie: string;
 }
@@ -166,7 +172,8 @@ function payloadOf(b: Body, s: Secrets, bodyLimit: number): { bytes: Buffer; con
 }
 
 /** The request's bytes, with the session's credentials filled in. */
-export function toWire(r: FuzzRequest, s: Secrets, bodyLimit: number): Wire {
+export function toWire(r: FuzzRequest, session: Secrets, bodyLimit: number): Wire {
+  const s = r.cookies === 'csrf-session' ? { ...session, csrf: session.sessionCsrf } : session;
   const query = encodeParams(r.query, s);
   const search = [query, r.queryTail].filter((x) => x !== '').join('&');
   const url = `${pathOf(r.route, r.path)}${search === '' ? '' : `?${search}`}`;

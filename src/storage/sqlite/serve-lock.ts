@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { makeFolderFor } from './sqlite-path.js';
 
 /** Thrown when another process already serves the SQLite file. */
 export class FileInUse extends Error {
@@ -20,7 +19,7 @@ export function lockPathOf(path: string): string {
  * The CLI's other commands do not claim the file and run beside the server.
  */
 export function claimServing(path: string): { release(): void } {
-  mkdirSync(dirname(path), { recursive: true });
+  makeFolderFor(path);
   const db = new Database(lockPathOf(path));
   try {
     db.pragma('busy_timeout = 0');

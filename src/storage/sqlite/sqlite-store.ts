@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Mutex } from '../../lib/mutex.js';
 import { SqlCounters } from '../sql/counters.js';
@@ -11,6 +9,7 @@ import { Conn, SqliteDb, sqliteDialect } from './connection.js';
 import { GroupCommit } from './group-commit.js';
 import { SqliteNotices } from './notices.js';
 import { MIGRATIONS } from './migrations.js';
+import { makeFolderFor } from './sqlite-path.js';
 
 export interface SqliteOptions {
   readonly path: string;
@@ -68,7 +67,7 @@ export class SqliteStore implements Store {
 
   constructor(options: SqliteOptions) {
     if (options.path === ':memory:') throw new Error('SQLite needs a file: the store opens it twice (writer and reader)');
-    mkdirSync(dirname(options.path), { recursive: true });
+    makeFolderFor(options.path);
     this.writer = new Conn(open(options.path, options.synchronous, false));
     try {
       this.reader = new Conn(open(options.path, options.synchronous, true));

@@ -58,7 +58,7 @@ export function listEditRoutes(web: Web): void {
   const badForm = (reply: FastifyReply): FastifyReply => web.errorPage(reply, 400, 'Bad request', 'The form was not understood. Go back and try again.');
 
   function showForm(reply: FastifyReply, who: SignedIn, status: number, v: { list?: List; ref?: string; version?: number; values: ListValues; slots: readonly Slot[]; problem?: Problem }): FastifyReply {
-    return web.page(reply, status, listFormPage(web.site, web.nav(reply, who, '/lists'), { csrf: reply.generateCsrf(), ...v }));
+    return web.page(reply, status, listFormPage(web.site, web.nav(reply, who, '/lists'), { csrf: web.csrf(reply), ...v }));
   }
 
   /** The slots of a refused form shown again: what was sent, blank ones topped up (as many as a post may send back). */
@@ -143,7 +143,7 @@ export function listEditRoutes(web: Web): void {
     const list = await ownList(deps, who, (request.params as { id: string }).id);
     if (!list) return noList(web, reply);
     const linked = await deps.store.read.attachments.isLinked(who.account.pk, 'list', list.id);
-    return web.page(reply, 200, confirmListDeletePage(web.site, web.nav(reply, who, '/lists'), { csrf: reply.generateCsrf(), list, linked }));
+    return web.page(reply, 200, confirmListDeletePage(web.site, web.nav(reply, who, '/lists'), { csrf: web.csrf(reply), list, linked }));
   });
 
   web.postSignedIn('/lists/:id/delete', [], async function deleteList(request, reply, _p, who) {

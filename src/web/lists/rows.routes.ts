@@ -57,7 +57,7 @@ export function rowsRoutes(web: Web): void {
     v: { list: List; row?: ListRow; ref?: string; version?: number; values: Record<string, FieldValue>; shown?: Record<string, FieldValue>; problem?: Problem; changed?: ListRow },
   ): FastifyReply {
     const { changed, ...rest } = v;
-    const page = rowFormPage(web.site, web.nav(reply, who, '/lists'), { csrf: reply.generateCsrf(), ...rest, ...(changed && { changed: { who: who.account, row: changed } }) });
+    const page = rowFormPage(web.site, web.nav(reply, who, '/lists'), { csrf: web.csrf(reply), ...rest, ...(changed && { changed: { who: who.account, row: changed } }) });
     return web.page(reply, status, page);
   }
 
@@ -134,7 +134,7 @@ export function rowsRoutes(web: Web): void {
   web.getSignedIn('/lists/:id/rows/:row/delete', async function confirmDelete(request, reply, who) {
     const at = await found(request, reply, who);
     if (!at?.row) return reply;
-    return web.page(reply, 200, confirmRowDeletePage(web.site, web.nav(reply, who, '/lists'), { csrf: reply.generateCsrf(), list: at.list, row: at.row, who: who.account }));
+    return web.page(reply, 200, confirmRowDeletePage(web.site, web.nav(reply, who, '/lists'), { csrf: web.csrf(reply), list: at.list, row: at.row, who: who.account }));
   });
 
   web.postSignedIn('/lists/:id/rows/:row/delete', [], async function deleteRow(request, reply, _p, who) {

@@ -75,7 +75,7 @@ export function notesRoutes(web: Web): void {
   }
 
   async function showForm(reply: FastifyReply, who: SignedIn, status: number, v: { id?: number; values: NoteValues; problem?: Problem }): Promise<FastifyReply> {
-    const page = noteFormPage(web.site, web.nav(reply, who, '/notes'), { csrf: reply.generateCsrf(), folders: await foldersOf(who), ...v });
+    const page = noteFormPage(web.site, web.nav(reply, who, '/notes'), { csrf: web.csrf(reply), folders: await foldersOf(who), ...v });
     return web.page(reply, status, page);
   }
 
@@ -141,7 +141,7 @@ export function notesRoutes(web: Web): void {
     const note = await noteOf(request, reply, who);
     if (!note) return reply;
     const linked = await deps.store.read.attachments.isLinked(who.account.pk, 'note', note.id);
-    return web.page(reply, 200, confirmNoteDeletePage(web.site, web.nav(reply, who, '/notes'), { csrf: reply.generateCsrf(), note, linked }));
+    return web.page(reply, 200, confirmNoteDeletePage(web.site, web.nav(reply, who, '/notes'), { csrf: web.csrf(reply), note, linked }));
   });
 
   web.postSignedIn('/notes/:id/delete', [], async function deleteNote(request, reply, _p, who) {

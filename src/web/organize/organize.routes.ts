@@ -65,7 +65,7 @@ function kindPages(web: Web, kind: WebKind): void {
     const flash = status === 200 ? web.flash(request, reply) : {};
     const rows = await rowsOf(who);
     const usage = await usageOf(deps, who.account.pk, kind, rows);
-    const v = { kind, csrf: reply.generateCsrf(), rows, usage, values: typed?.values ?? initialValues(kind), problem: typed?.problem, notice: flash.notice, error: flash.error };
+    const v = { kind, csrf: web.csrf(reply), rows, usage, values: typed?.values ?? initialValues(kind), problem: typed?.problem, notice: flash.notice, error: flash.error };
     return web.page(reply, status, kindListPage(web.site, web.nav(reply, who, kind.path), v));
   }
 
@@ -83,7 +83,7 @@ function kindPages(web: Web, kind: WebKind): void {
   async function showRecord(request: FastifyRequest, reply: FastifyReply, who: SignedIn, found: { row: Row; rows: Row[] }, status: number, typed?: { values: Values; problem: Problem }): Promise<FastifyReply> {
     const flash = status === 200 ? web.flash(request, reply) : {};
     const usage = (await usageOf(deps, who.account.pk, kind, found.rows))(found.row['id'] as number);
-    const v = { kind, csrf: reply.generateCsrf(), row: found.row, rows: found.rows, usage, values: typed?.values ?? valuesOf(kind, found.row), problem: typed?.problem, notice: flash.notice ?? flash.error };
+    const v = { kind, csrf: web.csrf(reply), row: found.row, rows: found.rows, usage, values: typed?.values ?? valuesOf(kind, found.row), problem: typed?.problem, notice: flash.notice ?? flash.error };
     return web.page(reply, status, recordPage(web.site, web.nav(reply, who, kind.path), v));
   }
 
@@ -165,7 +165,7 @@ function kindPages(web: Web, kind: WebKind): void {
     const found = await recordOf(request, reply, who);
     if (!found) return reply;
     const usage = (await usageOf(deps, who.account.pk, kind, found.rows))(found.row['id'] as number);
-    return web.page(reply, 200, confirmDeletePage(web.site, web.nav(reply, who, kind.path), { kind, csrf: reply.generateCsrf(), row: found.row, usage }));
+    return web.page(reply, 200, confirmDeletePage(web.site, web.nav(reply, who, kind.path), { kind, csrf: web.csrf(reply), row: found.row, usage }));
   });
 
   web.postSignedIn(`${kind.path}/:id/delete`, [], async function deleteRecord(request, reply, _p, who) {

@@ -87,7 +87,7 @@ export function outlineEditRoutes(web: Web): void {
   }
 
   function showForm(reply: FastifyReply, who: SignedIn, status: number, v: { outline?: Outline; ref?: string; version?: number; values: OutlineValues; shown?: OutlineValues; problem?: Problem; now?: Outline }): FastifyReply {
-    return web.page(reply, status, outlineFormPage(web.site, web.nav(reply, who, '/outlines'), { csrf: reply.generateCsrf(), ...v }));
+    return web.page(reply, status, outlineFormPage(web.site, web.nav(reply, who, '/outlines'), { csrf: web.csrf(reply), ...v }));
   }
 
   web.getSignedIn('/outlines/new', async function newOutline(_request, reply, who) {
@@ -148,7 +148,7 @@ export function outlineEditRoutes(web: Web): void {
     const outline = await ownOutline(deps, who, (request.params as { id: string }).id);
     if (!outline) return noOutline(web, reply);
     const linked = await deps.store.read.attachments.isLinked(who.account.pk, 'outline', outline.id);
-    return web.page(reply, 200, confirmOutlineDeletePage(web.site, web.nav(reply, who, '/outlines'), { csrf: reply.generateCsrf(), outline, linked }));
+    return web.page(reply, 200, confirmOutlineDeletePage(web.site, web.nav(reply, who, '/outlines'), { csrf: web.csrf(reply), outline, linked }));
   });
 
   web.postSignedIn('/outlines/:id/delete', [], async function deleteOutline(request, reply, _p, who) {

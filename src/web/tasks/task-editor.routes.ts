@@ -40,7 +40,7 @@ export function taskEditorRoutes(web: Web): void {
       if (parent) parents.unshift(parent);
     }
     const page = editorPage(web.site, web.nav(reply, who, '/'), {
-      csrf: reply.generateCsrf(), task, values, errors, error: flash.error, notice: flash.notice, orgs: await organizersOf(deps, who.account.pk),
+      csrf: web.csrf(reply), task, values, errors, error: flash.error, notice: flash.notice, orgs: await organizersOf(deps, who.account.pk),
       // A task with subtasks cannot become one (one level of subtasks).
       parents: all.some((t) => t.parent === task.id) ? [] : parents,
       subtasks: all.filter((t) => t.parent === task.id).sort((a, b) => a.ord - b.ord), prefs: who.account.prefs,

@@ -72,7 +72,7 @@ export async function showTaskList(web: Web, request: FastifyRequest, reply: Fas
   const counts = prefs.showtabnums === 1 ? viewCounts(tasks, prefs, when) : undefined;
   const here = safeBack(request.url.replace(/^[^?]*/, '/'));
   const page = taskListPage(web.site, web.nav(reply, who, '/'), {
-    csrf: reply.generateCsrf(), prefs, today: when.today, query: v, here, rows, ...(groups && { groups }), orgs, counts,
+    csrf: web.csrf(reply), prefs, today: when.today, query: v, here, rows, ...(groups && { groups }), orgs, counts,
     searches: searches.map((s) => ({ id: s.id, name: s.name })),
     more: hidden > 0 ? { hidden, next: showMoreAddress(here, show) } : undefined,
     farAhead: hiddenFarAhead(tasks, v, prefs, when),
