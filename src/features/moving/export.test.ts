@@ -86,7 +86,7 @@ describe('exports', () => {
     assert.equal(child?.['COMPLETED'], '2026-01-01');
   });
 
-  it('tasks as iCalendar: VTODOs a maintained parser reads, with floating times, rules, subtasks and states', async () => {
+  it('tasks as iCalendar: VTODOs a maintained parser reads, by the mapping CalDAV serves, with rules, subtasks and states', async () => {
     const text = await exportTasksIcal(ctx.deps, pk);
     const parsed = ical.sync.parseICS(text);
     const todos = Object.values(parsed).filter((c) => c?.type === 'VTODO') as unknown as Array<Record<string, unknown>>;
@@ -94,9 +94,9 @@ describe('exports', () => {
     const byTitle = (t: string) => todos.find((c) => c['summary'] === t) as Record<string, unknown>;
     const parent = byTitle('Parent, "quoted"');
     assert.equal(parent['description'], 'line 1\nline 2, with a comma');
-    // Floating: no Z, no TZID, the clock time as stored.
-    assert.match(text, /\r\nDUE:20260101T093000\r\n/);
-    assert.match(text, /\r\nDTSTART:20251230T000000\r\n/);
+    // The clock times stored, as the moments they are in the account's timezone (UTC-5 here).
+    assert.match(text, /\r\nDUE:20260101T143000Z\r\n/);
+    assert.match(text, /\r\nDTSTART;VALUE=DATE:20251230\r\n/, 'a start without a time stays a date');
     assert.match(text, /\r\nRRULE:FREQ=WEEKLY;BYDAY=MO\r\n/);
     assert.equal(parent['priority'], '1');
     assert.deepEqual(parent['categories'], ['x', 'y', 'Work']);
