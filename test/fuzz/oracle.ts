@@ -51,9 +51,13 @@ export function judge(a: Answer): string | undefined {
     } catch {
       return `the JSON answer does not parse: ${JSON.stringify(a.body.slice(0, 200))}`;
     }
-  } else if (type.startsWith('text/xml')) {
+  } else if (type.startsWith('text/xml') || type.startsWith('application/xml')) {
+    // application/xml: CalDAV's multistatus and error bodies (src/caldav/).
     const valid = XMLValidator.validate(a.body);
     if (valid !== true) return `the XML answer is not well-formed (${valid.err.msg}): ${JSON.stringify(a.body.slice(0, 200))}`;
+  } else if (type.startsWith('text/plain')) {
+    // CalDAV's plain answers (a challenge, a refusal): one short line for a person, never an insides.
+    if (a.body.length > 300 || a.body.trimEnd().includes('\n')) return `a plain answer longer than one line: ${JSON.stringify(a.body.slice(0, 200))}`;
   } else if (type.startsWith('image/svg+xml')) {
     // The favicon: an image, but XML all the same.
     const valid = XMLValidator.validate(a.body);
