@@ -3,7 +3,7 @@
  * one run beside its baseline of the same run, on SQLite and, when it ran, on PostgreSQL.
  */
 import type { CensusRow } from './census.js';
-import { ACCOUNT_BARE, ACCOUNT_GET, ADD_50, ADD_RAW, AFTER_BIG, AFTER_SMALL, LISTS_1000, NOTES_1000, NOTES_ADD_50, NOTES_ADD_RAW, ON_POSTGRES, OUTLINES_200, PAGE_BIG, ROWS_1000, SCENARIOS, SEARCH_CODE, SEARCH_DB, TASKS_1000, TASKS_1000_XML } from './scenarios.js';
+import { ACCOUNT_BARE, ACCOUNT_GET, ADD_50, DAV_FULL, DAV_SYNC_BIG, DAV_SYNC_SMALL, FEED_1000, FEED_BIG, FEED_SMALL, ADD_RAW, AFTER_BIG, AFTER_SMALL, LISTS_1000, NOTES_1000, NOTES_ADD_50, NOTES_ADD_RAW, ON_POSTGRES, OUTLINES_200, PAGE_BIG, ROWS_1000, SCENARIOS, SEARCH_CODE, SEARCH_DB, TASKS_1000, TASKS_1000_XML } from './scenarios.js';
 
 export interface Median {
   readonly rps: number;
@@ -67,6 +67,17 @@ export function goalRows(med: (name: string) => Median | undefined, bodyOf: (nam
     // Held to tasks/add's standard (what later issues add is): the driver writing the same notes.
     if (notes && notesRaw) row('notes/add, 50 per call ÷ the driver writing the same 50 notes, as durable (calls/s)', database, notes.rps / notesRaw.rps, '≥ 0.6', (v) => v >= 0.6);
     if (notes) row('notes/add, 50 per call: statements (PostgreSQL: round trips) per call', database, notes.statements, 'constant, ≤ 12', (v) => v <= 12, 1);
+    // CalDAV and the change feed (issues 39 and 41), beside the v3 answers they stand for.
+    const davFull = at(DAV_FULL);
+    if (davFull && json) row('CalDAV PROPFIND Depth 1 + calendar-multiget of 1000 tasks ÷ tasks/get of the same tasks, all fields (server CPU)', database, (2 * davFull.cpu) / json.cpu, '≤ 2', (v) => v <= 2);
+    const syncBig = at(DAV_SYNC_BIG);
+    const syncSmall = at(DAV_SYNC_SMALL);
+    if (syncBig && syncSmall) row('CalDAV sync-collection of one change at 80,000 tasks ÷ at 100 (server CPU)', database, syncBig.cpu / syncSmall.cpu, '≤ 1.1', (v) => v <= 1.1);
+    const feedBig = at(FEED_BIG);
+    const feedSmall = at(FEED_SMALL);
+    if (feedBig && feedSmall) row('changes.php with one new change at 80,000 tasks ÷ at 100 (server CPU)', database, feedBig.cpu / feedSmall.cpu, '≤ 1.1', (v) => v <= 1.1);
+    const feed = at(FEED_1000);
+    if (feed && json) row('changes.php of 1000 tasks from the beginning ÷ tasks/get of the same, all fields (server CPU)', database, feed.cpu / json.cpu, '≤ 1.5', (v) => v <= 1.5);
     const big = at(AFTER_BIG);
     const small = at(AFTER_SMALL);
     if (big && small) row('after= fetch at 80,000 tasks ÷ at 100 tasks (server CPU)', database, big.cpu / small.cpu, '≤ 1.1', (v) => v <= 1.1);

@@ -1,6 +1,14 @@
 import { BENCH_LIST_ID, NEW_STAMP, OLD_STAMP } from './seed.js';
 import type { TicklerSetup } from './server.js';
 
+/** A request of a scenario; `{{NAME}}` in its path or body is filled with what its server reported (ServerReady.substitutions). */
+export interface BenchRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly body?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 export interface Scenario {
   readonly name: string;
   /** Scenarios of a group are compared with the group's `bare` baseline. */
@@ -8,7 +16,12 @@ export interface Scenario {
   readonly server: 'tickler' | 'bare' | 'fastify' | 'raw-add';
   readonly setup?: TicklerSetup;
   readonly env?: Record<string, string>;
-  readonly request: { readonly method: 'GET' | 'POST'; readonly path: string; readonly body?: string };
+  readonly request: BenchRequest;
+  /**
+   * Requests that each connection sends in turn instead of `request` (CalDAV's listing then its
+   * multiget: one sync is the pair). Figures stay per request.
+   */
+  readonly sequence?: readonly BenchRequest[];
   /** For a baseline: answer what this Tickler scenario answered. */
   readonly bodyOf?: string;
   /** For `raw-add`: the table its driver writes (bench/raw-add.ts, RAW_TABLES); tasks by default. */
@@ -58,6 +71,32 @@ const outlinesGet = { method: 'GET', path: '/3/outlines/get.php' } as const;
 const listsGet = { method: 'GET', path: '/3/lists/get.php' } as const;
 const noteBatch = `notes=${encodeURIComponent(JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ title: `Batch note ${i}`, text: 'A note of a realistic length,\nwith a line or two, and a list:\n- one\n- two' }))))}`;
 const notesAdd = { method: 'POST', path: '/3/notes/add.php', body: noteBatch } as const;
+
+export const DAV_FULL = 'CalDAV: PROPFIND Depth 1, then calendar-multiget of all, 1000 tasks (each request)';
+export const DAV_SYNC_BIG = 'CalDAV: sync-collection of one change, calendar of 80,000';
+export const DAV_SYNC_SMALL = 'CalDAV: sync-collection of one change, calendar of 100';
+export const FEED_1000 = 'changes.php from the beginning, 1000 tasks';
+export const FEED_BIG = 'changes.php after one change, account of 80,000';
+export const FEED_SMALL = 'changes.php after one change, account of 100';
+
+const calendar = '/dav/calendars/{{USERID}}/tasks/';
+const davListing = { method: 'PROPFIND', path: calendar, headers: { depth: '1', 'content-type': 'application/xml' }, body: '<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/><d:getcontenttype/></d:prop></d:propfind>' };
+const multigetBody = `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop>${Array.from({ length: 1000 }, (_, i) => `<d:href>${calendar}tickler-${i + 1}.ics</d:href>`).join('')}</c:calendar-multiget>`;
+const davMultiget = { method: 'REPORT', path: calendar, headers: { 'content-type': 'application/xml' }, body: multigetBody };
+const davSync = {
+  method: 'REPORT',
+  path: calendar,
+  headers: { depth: '1', 'content-type': 'application/xml' },
+  body: '<d:sync-collection xmlns:d="DAV:"><d:sync-token>urn:tickler:sync:{{POSITION}}</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>',
+};
+const davSetup = (tasks: number, oneChange: boolean, probe: { method: string; path: string; body: string; headers: Readonly<Record<string, string>> }): TicklerSetup => ({
+  tasks,
+  dav: true,
+  oneChange,
+  probe: { method: probe.method, url: probe.path, payload: probe.body, headers: probe.headers },
+});
+const feedAll = { method: 'GET', path: '/3/sync/changes.php?num=1000' } as const;
+const feedAfter = { method: 'GET', path: '/3/sync/changes.php?cursor={{CURSOR}}' } as const;
 
 export const SCENARIOS: readonly Scenario[] = [
   { group: 'account/get', name: ACCOUNT_BARE, server: 'bare', request: accountGet, bodyOf: ACCOUNT_GET },
@@ -119,6 +158,16 @@ export const SCENARIOS: readonly Scenario[] = [
 
   { group: 'lists/get', name: 'bare node:http, same 1000 lists (baseline)', server: 'bare', request: listsGet, bodyOf: LISTS_1000 },
   { group: 'lists/get', name: LISTS_1000, server: 'tickler', setup: { lists: 1000, probe: { method: 'GET', url: listsGet.path } }, request: listsGet },
+
+  { group: 'caldav', name: 'bare node:http, same multiget (baseline)', server: 'bare', request: davMultiget, bodyOf: DAV_FULL },
+  { group: 'caldav', name: DAV_FULL, server: 'tickler', setup: davSetup(1000, false, davMultiget), request: davListing, sequence: [davListing, davMultiget] },
+  { group: 'caldav', name: DAV_SYNC_BIG, server: 'tickler', setup: davSetup(80_000, true, davSync), request: davSync },
+  { group: 'caldav', name: DAV_SYNC_SMALL, server: 'tickler', setup: davSetup(100, true, davSync), request: davSync },
+
+  { group: 'change feed', name: 'bare node:http, same 1000 changes (baseline)', server: 'bare', request: feedAll, bodyOf: FEED_1000 },
+  { group: 'change feed', name: FEED_1000, server: 'tickler', setup: { tasks: 1000, probe: { method: 'GET', url: feedAll.path } }, request: feedAll },
+  { group: 'change feed', name: FEED_BIG, server: 'tickler', setup: { tasks: 80_000, oneChange: true, probe: { method: 'GET', url: feedAfter.path } }, request: feedAfter },
+  { group: 'change feed', name: FEED_SMALL, server: 'tickler', setup: { tasks: 100, oneChange: true, probe: { method: 'GET', url: feedAfter.path } }, request: feedAfter },
 
   { group: 'notes/add', name: 'bare node:http, same answer (baseline)', server: 'bare', request: notesAdd, bodyOf: NOTES_ADD_50 },
   // Spread over 8 accounts, as tasks/add is: no account reaches MAX_NOTES during a run.

@@ -17,6 +17,8 @@ import { join } from 'node:path';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createDeps } from '../src/deps.js';
+import { encodeCursor } from '../src/features/changes/cursor.js';
+import { createAppPassword } from '../src/features/users/app-passwords.service.js';
 import { createUser } from '../src/features/users/users.service.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createCode } from '../src/oauth/authorize.service.js';
@@ -30,6 +32,10 @@ import { seedList, seedLists, seedNotes, seedOutlines, seedTasks } from './seed.
 export interface ServerReady {
   readonly port: number;
   readonly tokens?: readonly string[];
+  /** Whole Authorization headers (CalDAV's Basic), used instead of the tokens when given. */
+  readonly authorizations?: readonly string[];
+  /** Values the scenario's requests name as `{{NAME}}` (a sync token, a cursor), known once the server is prepared. */
+  readonly substitutions?: Readonly<Record<string, string>>;
   readonly body?: string;
 }
 
@@ -58,8 +64,16 @@ export interface TicklerSetup {
   readonly outlines?: { readonly total: number; readonly nodes: number };
   /** Saved searches made in each account, in order (a fresh database numbers them 1, 2, …). */
   readonly searches?: ReadonlyArray<{ readonly bool: 'All' | 'Any'; readonly search: unknown }>;
+  /** CalDAV: an app password per account, whose Basic header the load generator sends. */
+  readonly dav?: boolean;
+  /**
+   * After seeding, one task of each account changed: `{{POSITION}}` (its log position before the
+   * change, a CalDAV sync token's number) and `{{CURSOR}}` (the change feed's cursor there) name
+   * the moment just before it, so that each request finds one change.
+   */
+  readonly oneChange?: boolean;
   /** A request whose answer becomes the baseline's body. */
-  readonly probe: { readonly method: 'GET' | 'POST'; readonly url: string; readonly payload?: string };
+  readonly probe: { readonly method: string; readonly url: string; readonly payload?: string; readonly headers?: Readonly<Record<string, string>> };
 }
 
 /** SQLite in a temporary folder, or (BENCH_DB=postgres) a fresh schema of BENCH_DATABASE_URL, committing as durably as a server does. */
@@ -96,6 +110,8 @@ async function tickler(setup: TicklerSetup): Promise<void> {
   const { client, clientSecret } = await registerClient(deps, { name: 'Bench', redirectUris: ['https://bench.example/cb'] });
   const app = await buildApp(deps);
   const tokens: string[] = [];
+  const authorizations: string[] = [];
+  const substitutions: Record<string, string> = {};
   for (let i = 0; i < (setup.accounts ?? 1); i++) {
     const account = await createUser(deps, { email: `bench${i}@example.org`, password: 'benchmark password', alias: 'Bench' });
     await seedTasks(store, account.pk, setup.tasks ?? 0, setup.changed ?? 0);
@@ -116,18 +132,44 @@ async function tickler(setup: TicklerSetup): Promise<void> {
       payload: { grant_type: 'authorization_code', code, client_id: client.clientId, client_secret: clientSecret },
     });
     tokens.push((tokenRes.json() as { access_token: string }).access_token);
+    if (setup.dav) {
+      const { password } = await createAppPassword(deps, account.pk, { name: 'Bench', readOnly: false });
+      authorizations.push(`Basic ${Buffer.from(`${account.email}:${password}`).toString('base64')}`);
+      substitutions['USERID'] = account.userid;
+    }
+    if (setup.oneChange) {
+      const position = (await store.read.changes.position(account.pk))?.seq ?? 0;
+      substitutions['POSITION'] = String(position);
+      substitutions['CURSOR'] = encodeURIComponent(encodeCursor(account.userid, position));
+      await store.transaction(async (tx) => {
+        const task = await tx.tasks.get(account.pk, 1);
+        if (task) await tx.tasks.update(account.pk, { ...task, title: `${task.title} (changed)` });
+      });
+    }
   }
+  const fill = (text: string): string => text.replace(/\{\{(\w+)\}\}/g, (_m, k: string) => substitutions[k] ?? '');
   const probe = await app.inject({
-    method: setup.probe.method,
-    url: setup.probe.url,
-    headers: { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/x-www-form-urlencoded' },
-    ...(setup.probe.payload !== undefined && { payload: setup.probe.payload }),
+    method: setup.probe.method as 'GET',
+    url: fill(setup.probe.url),
+    headers: {
+      authorization: authorizations[0] ?? `Bearer ${tokens[0]}`,
+      'content-type': 'application/x-www-form-urlencoded',
+      ...setup.probe.headers,
+    },
+    ...(setup.probe.payload !== undefined && { payload: fill(setup.probe.payload) }),
   });
   // A scenario measuring an error answer would measure nothing (a search id that is not there, say).
-  if (probe.statusCode !== 200 || /"errorCode"|<error /.test(probe.body.slice(0, 200))) throw new Error(`the probe ${setup.probe.url} failed: ${probe.body.slice(0, 200)}`);
+  const ok = probe.statusCode === 200 || probe.statusCode === 207;
+  if (!ok || /"errorCode"|<error /.test(probe.body.slice(0, 200))) throw new Error(`the probe ${setup.probe.url} failed: ${probe.statusCode} ${probe.body.slice(0, 200)}`);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
-  ready({ port: typeof address === 'object' && address ? address.port : 0, tokens, body: probe.body });
+  ready({
+    port: typeof address === 'object' && address ? address.port : 0,
+    tokens,
+    ...(authorizations.length > 0 && { authorizations }),
+    substitutions,
+    body: probe.body,
+  });
   process.once('disconnect', () => {
     void app
       .close()

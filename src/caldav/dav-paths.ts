@@ -53,10 +53,14 @@ export class DavPaths {
   /** What an href a client sent in a body names: a path or a whole URL, with the site's base. */
   parseHref(raw: string): DavTarget {
     let path: string;
-    try {
-      path = new URL(raw.trim(), 'http://host').pathname;
-    } catch {
-      return { kind: 'unknown' };
+    const trimmed = raw.trim();
+    if (trimmed.startsWith('/') && !trimmed.startsWith('//') && !/[?#]/.test(trimmed)) path = trimmed;
+    else {
+      try {
+        path = new URL(trimmed, 'http://host').pathname;
+      } catch {
+        return { kind: 'unknown' };
+      }
     }
     if (this.base !== '' && path.startsWith(`${this.base}/`)) path = path.slice(this.base.length);
     return this.parse(path);

@@ -107,6 +107,7 @@ export function children(e: DavElement | undefined, ns: string, name: string): D
 }
 
 export function escapeXml(s: string): string {
+  if (!/[&<>"]/.test(s)) return s;
   return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 }
 

@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import type { Deps } from '../deps.js';
-import { calendarObject, vtodoOf } from '../ical/vtodo-write.js';
+import { calendarObject } from '../ical/vtodo-write.js';
 import { NOTHING_KEPT, type KeptIcal } from '../ical/vtodo-model.js';
 import type { CalendarObject, Task } from '../storage/store.js';
 import type { Calendar } from './calendars.js';
@@ -84,8 +84,7 @@ export async function objectTexts(deps: Deps, account: AccountView, views: reado
 }
 
 export function textOf(v: ObjectView, account: AccountView, parentUid: string | undefined): string {
-  const kept = keptOf(v.row);
-  return calendarObject(vtodoOf(v.task, { uid: v.uid, parentUid, kept, offsetMinutes: account.offsetMinutes }), kept);
+  return calendarObject(v.task, { uid: v.uid, parentUid, kept: keptOf(v.row), offsetMinutes: account.offsetMinutes });
 }
 
 /** The object's VCALENDAR as a component, for calendar-query's filters. */
@@ -107,4 +106,32 @@ export async function findObject(deps: Deps, account: AccountView, calendar: Cal
   if (task.folder !== calendar.folder) return { kind: 'elsewhere', taskId };
   const [view] = await objectViews(deps, account, [task]);
   return { kind: 'here', view: view as ObjectView };
+}
+
+/**
+ * findObject() of many names at once (calendar-multiget): the objects at these names of these
+ * calendars, by "segment/name", read in four statements whatever their number.
+ */
+export async function findObjects(
+  deps: Deps,
+  account: AccountView,
+  asked: ReadonlyArray<{ readonly calendar: Calendar; readonly name: string }>,
+): Promise<Map<string, ObjectView>> {
+  const rows = await deps.store.read.caldav.byNames(account.pk, [...new Set(asked.map((a) => a.name))]);
+  const ids = new Set<number>();
+  for (const { name } of asked) {
+    const id = rows.get(name)?.taskId ?? taskOfDefaultName(name);
+    if (id !== undefined) ids.add(id);
+  }
+  if (ids.size === 0) return new Map();
+  const page = await deps.store.read.tasks.page(account.pk, { where: { ids: [...ids] }, start: 0, num: ids.size, withChildren: false });
+  const views = new Map((await objectViews(deps, account, page.tasks)).map((v) => [v.task.id, v]));
+  const found = new Map<string, ObjectView>();
+  for (const { calendar, name } of asked) {
+    const row = rows.get(name);
+    const view = views.get(row?.taskId ?? taskOfDefaultName(name) ?? -1);
+    // Tickler's own name is no longer the task's once a client named it otherwise (the view's name is the row's).
+    if (view && view.name === name && view.task.folder === calendar.folder) found.set(`${calendar.segment}/${name}`, view);
+  }
+  return found;
 }

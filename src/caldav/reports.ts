@@ -1,10 +1,10 @@
-import type { Calendar } from './calendars.js';
+import { listCalendars, type Calendar } from './calendars.js';
 import { plain, positionOfToken, syncToken, XML_TYPE, type DavAnswer, type DavContext, type Resource } from './dav-context.js';
 import { CALDAV, child, children, clarkOf, DAV, davError, el, escapeXml, multistatus, parseDav, response, type DavElement } from './dav-xml.js';
-import { componentOf, defaultName, objectTexts, objectViews, type ObjectView } from './objects.js';
+import { componentOf, defaultName, findObjects, objectTexts, objectViews, type ObjectView } from './objects.js';
 import { emptyProperty, propertyValue } from './properties.js';
 import { FilterError, passes } from './query-filter.js';
-import { objectsOf, resolve } from './resources.js';
+import { objectsOf } from './resources.js';
 
 /**
  * REPORT (RFC 3253) on a calendar: calendar-multiget and calendar-query (RFC 4791 7.8, 7.9) and
@@ -38,16 +38,23 @@ const propNames = (root: DavElement): string[] => child(root, DAV, 'prop')?.chil
 
 async function multiget(ctx: DavContext, root: DavElement): Promise<DavAnswer> {
   const names = propNames(root);
-  const answers: string[] = [];
-  const found: ObjectResource[] = [];
-  for (const h of children(root, DAV, 'href')) {
+  const calendars = new Map((await listCalendars(ctx.deps, ctx.account.pk)).map((c) => [c.segment, c]));
+  // Each href as the client sent it (it matches its answers by it), and what it names, all read at once.
+  const asked = children(root, DAV, 'href').map((h) => {
     const raw = h.text.trim();
-    // Answered under the href as the client sent it: it matches its request by it.
-    const resolved = await resolve(ctx, ctx.paths.parseHref(raw), raw);
-    if ('found' in resolved && resolved.found.kind === 'object') found.push(resolved.found);
-    else answers.push(response(raw, 404));
+    const target = ctx.paths.parseHref(raw);
+    const calendar = target.kind === 'object' && target.userid === ctx.account.userid ? calendars.get(target.segment) : undefined;
+    return { raw, at: calendar && target.kind === 'object' ? { calendar, name: target.name } : undefined };
+  });
+  const views = await findObjects(ctx.deps, ctx.account, asked.flatMap((a) => (a.at ? [a.at] : [])));
+  const found: ObjectResource[] = [];
+  const missing: string[] = [];
+  for (const { raw, at } of asked) {
+    const view = at && views.get(`${at.calendar.segment}/${at.name}`);
+    if (at && view) found.push({ kind: 'object', path: raw, calendar: at.calendar, view });
+    else missing.push(response(raw, 404));
   }
-  return { status: 207, contentType: XML_TYPE, body: multistatus([...(await objectResponses(ctx, found, names)), ...answers]) };
+  return { status: 207, contentType: XML_TYPE, body: multistatus([...(await objectResponses(ctx, found, names)), ...missing]) };
 }
 
 async function query(ctx: DavContext, calendar: Calendar, root: DavElement): Promise<DavAnswer> {

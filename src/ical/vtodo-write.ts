@@ -1,12 +1,18 @@
 import ICAL from 'ical.js';
+import { BoundedMap } from '../lib/bounded-map.js';
+import { civilFromDays } from '../repeat/calendar.js';
 import type { Task } from '../storage/store.js';
-import { dayOf, icalOf, icalUtc, momentOf, wallText } from './times.js';
+import { dayOf, momentOf, wallText, type ClockDay } from './times.js';
 import { ICAL_PRIORITY, type KeptIcal, type TicklerField } from './vtodo-model.js';
 
 /**
- * A task as an iCalendar VTODO (docs/caldav.md, the mapping table), written with ical.js
- * (escaping, folding, value types). The same task always gives the same text: an object's ETag
- * follows its change in the log, not the moment it is read.
+ * A task as an iCalendar VTODO (docs/caldav.md, the mapping table), written as text here: ical.js
+ * took 23 µs an object, so a CalDAV calendar-multiget of 1,000 tasks spent 23 ms of CPU writing
+ * them, ten times what tasks/get spends on the same tasks (docs/decisions/0027-caldav.md). This
+ * writes RFC 5545 itself (escaping, folding at 75 octets, value types); ical.js still writes what
+ * clients keep in their objects (jCal) and reads everything (vtodo-read.ts), and a property test
+ * reads every field back. The same task always gives the same text: an object's ETag follows its
+ * change in the log, not the moment it is read.
  */
 
 export interface WriteContext {
@@ -16,34 +22,99 @@ export interface WriteContext {
   readonly kept: KeptIcal;
   /** The account's clock, minutes east of UTC. */
   readonly offsetMinutes: number;
+  /** More CATEGORIES after the tags (the export adds the folder's name). */
+  readonly moreCategories?: readonly string[];
 }
 
 export const PRODID = '-//Tickler//Tickler tasks//EN';
 
+/** RRULE text of a repeat, memoized: an account's tasks share a handful of rules. */
+const RULES = new BoundedMap<string, string | null>(1000);
+
 /** The task's RRULE: its repeat without the v3 extensions, when iCalendar can say it. */
-export function rruleOf(repeat: string): ICAL.Recur | undefined {
+export function rruleOf(repeat: string): string | undefined {
+  const known = RULES.get(repeat);
+  if (known !== undefined) return known ?? undefined;
   const rule = repeat
     .split(';')
     .map((part) => part.trim())
     .filter((part) => part !== '' && !/^(FROMCOMP|FASTFORWARD)$/i.test(part))
     .join(';');
-  if (rule === '' || /^PARENT$/i.test(rule)) return undefined;
-  // A bare frequency ("WEEKLY") is FREQ=WEEKLY, as the tasks read it.
-  const text = /^(DAILY|WEEKLY|MONTHLY|YEARLY)$/i.test(rule) ? `FREQ=${rule.toUpperCase()}` : rule;
-  try {
-    const recur = ICAL.Recur.fromString(text);
-    // ical.js reads a rule without FREQ ("BYDAY=MO") without complaint and would write FREQ=null.
-    return recur.freq ? recur : undefined;
-  } catch {
-    return undefined;
+  let out: string | null = null;
+  if (rule !== '' && !/^PARENT$/i.test(rule)) {
+    // A bare frequency ("WEEKLY") is FREQ=WEEKLY, as the tasks read it.
+    const text = /^(DAILY|WEEKLY|MONTHLY|YEARLY)$/i.test(rule) ? `FREQ=${rule.toUpperCase()}` : rule;
+    try {
+      const recur = ICAL.Recur.fromString(text);
+      // ical.js reads a rule without FREQ ("BYDAY=MO") without complaint and would write FREQ=null.
+      if (recur.freq) out = recur.toString();
+    } catch {
+      out = null;
+    }
   }
+  RULES.set(repeat, out);
+  return out ?? undefined;
 }
 
-function add(c: ICAL.Component, name: string, value: unknown, params: Record<string, string> = {}): void {
-  const p = new ICAL.Property(name);
-  p.setValue(value as string);
-  for (const [k, v] of Object.entries(params)) p.setParameter(k, v);
-  c.addProperty(p);
+/** RFC 5545 3.3.11: a TEXT value. */
+function text(s: string): string {
+  // Most text needs nothing: tested before it is rewritten (a calendar-multiget writes thousands).
+  if (!/[\\;,\r\n]/.test(s)) return s;
+  return s.replace(/\r\n?/g, '\n').replace(/[\\;,\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
+}
+
+/**
+ * The value of an X- property: ical.js (and most readers) take an unknown property's value as it
+ * stands, without unescaping, so only what would break the line goes (a repeat holds no line break
+ * a rule could mean).
+ */
+function xText(s: string): string {
+  return s.replace(/[\r\n]+/g, ' ');
+}
+
+/** RFC 5545 3.1: a content line folded at 75 octets, never inside a character. */
+function fold(line: string): string {
+  // A UTF-16 unit takes at most 3 octets: a line of 25 units or fewer is short whatever it holds.
+  if (line.length <= 25 || (line.length <= 75 && Buffer.byteLength(line) <= 75)) return line;
+  const out: string[] = [];
+  let current = '';
+  let bytes = 0;
+  for (const ch of line) {
+    const size = Buffer.byteLength(ch);
+    if (bytes + size > (out.length === 0 ? 75 : 74)) {
+      out.push(current);
+      current = '';
+      bytes = 0;
+    }
+    current += ch;
+    bytes += size;
+  }
+  out.push(current);
+  return out.join('\r\n ');
+}
+
+const two = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
+/** A UTC DATE-TIME: 20261208T140000Z (the calendar's arithmetic: a Date object per value cost more than the rest of it). */
+function utc(moment: number): string {
+  const day = Math.floor(moment / 86400);
+  const { y, m, d } = civilFromDays(day);
+  const s = moment - day * 86400;
+  return `${y}${two(m)}${two(d)}T${two(Math.floor(s / 3600))}${two(Math.floor((s % 3600) / 60))}${two(s % 60)}Z`;
+}
+
+/** DUE or DTSTART: a DATE without a time, else the UTC moment of the clock time. */
+function when(name: string, clock: ClockDay, offsetMinutes: number): string {
+  return clock.time === null ? `${name};VALUE=DATE:${wallText(clock)}` : `${name}:${utc(momentOf(clock.day, clock.time, offsetMinutes))}`;
+}
+
+/** A duration before its reference (the reminder's trigger): -P1W, -P2D or -PT1H30M. */
+function before(minutes: number): string {
+  if (minutes % 10080 === 0) return `-P${minutes / 10080}W`;
+  if (minutes % 1440 === 0) return `-P${minutes / 1440}D`;
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return `-PT${h > 0 ? `${h}H` : ''}${m > 0 ? `${m}M` : ''}`;
 }
 
 const TICKLER_VALUES: ReadonlyArray<readonly [TicklerField, (t: Task) => number]> = [
@@ -56,68 +127,60 @@ const TICKLER_VALUES: ReadonlyArray<readonly [TicklerField, (t: Task) => number]
   ['duedatemod', (t) => t.duedatemod],
 ];
 
-export function vtodoOf(t: Task, ctx: WriteContext): ICAL.Component {
-  const c = new ICAL.Component('vtodo');
+/** The VTODO's content lines, BEGIN and END included, unfolded. */
+function vtodoLines(t: Task, ctx: WriteContext): string[] {
   const offset = ctx.offsetMinutes;
-  add(c, 'uid', ctx.uid);
-  add(c, 'dtstamp', icalUtc(t.modified));
+  const lines = ['BEGIN:VTODO', `UID:${text(ctx.uid)}`, `DTSTAMP:${utc(t.modified)}`];
   // CREATED is never later than LAST-MODIFIED: an added date is a day, kept at noon, which may be
   // later that day than the task's last change (a task imported without its added date).
-  add(c, 'created', icalUtc(t.added === 0 ? t.modified : Math.min(t.added, t.modified)));
-  add(c, 'last-modified', icalUtc(t.modified));
-  add(c, 'summary', t.title);
-  if (t.note !== '') add(c, 'description', t.note);
+  lines.push(`CREATED:${utc(t.added === 0 ? t.modified : Math.min(t.added, t.modified))}`, `LAST-MODIFIED:${utc(t.modified)}`, `SUMMARY:${text(t.title)}`);
+  if (t.note !== '') lines.push(`DESCRIPTION:${text(t.note)}`);
   const due = t.duedate === 0 ? undefined : { day: dayOf(t.duedate), time: t.duetime };
   const start = t.startdate === 0 ? undefined : { day: dayOf(t.startdate), time: t.starttime };
   const dueAt = due && (due.time === null ? due.day * 86400 + 86399 - offset * 60 : momentOf(due.day, due.time, offset));
   const startAt = start && momentOf(start.day, start.time ?? 0, offset);
   // DTSTART must come before DUE (RFC 5545 3.8.2.3): a start that does not travels in X-TICKLER-START.
-  if (start && (dueAt === undefined || (startAt as number) < dueAt)) add(c, 'dtstart', icalOf(start, offset));
-  else if (start) add(c, 'x-tickler-start', wallText(start));
-  if (due) add(c, 'due', icalOf(due, offset));
-  const recur = rruleOf(t.repeat);
-  if (recur) add(c, 'rrule', recur);
-  // The repeat as v3 holds it, whenever iCalendar's RRULE cannot say all of it (FROMCOMP, FASTFORWARD, PARENT, or a rule it cannot hold).
-  if (t.repeat !== '' && (!recur || recur.toString() !== t.repeat)) add(c, 'x-tickler-repeat', t.repeat);
+  if (start && (dueAt === undefined || (startAt as number) < dueAt)) lines.push(when('DTSTART', start, offset));
+  else if (start) lines.push(`X-TICKLER-START:${wallText(start)}`);
+  if (due) lines.push(when('DUE', due, offset));
+  const rule = rruleOf(t.repeat);
+  if (rule) lines.push(`RRULE:${rule}`);
+  // The repeat as v3 holds it, whenever RRULE cannot say all of it (FROMCOMP, FASTFORWARD, PARENT, a rule it cannot hold).
+  if (t.repeat !== '' && rule !== t.repeat) lines.push(`X-TICKLER-REPEAT:${xText(t.repeat)}`);
   if (t.completed !== 0) {
-    add(c, 'status', 'COMPLETED');
     // The completed day, at noon in the account's clock: read back, it is the same day.
-    add(c, 'completed', icalUtc(momentOf(dayOf(t.completed), 43200, offset)));
-  } else add(c, 'status', t.status === 9 ? 'CANCELLED' : t.status === 2 ? 'IN-PROCESS' : 'NEEDS-ACTION');
+    lines.push('STATUS:COMPLETED', `COMPLETED:${utc(momentOf(dayOf(t.completed), 43200, offset))}`);
+  } else lines.push(`STATUS:${t.status === 9 ? 'CANCELLED' : t.status === 2 ? 'IN-PROCESS' : 'NEEDS-ACTION'}`);
   const priority = ICAL_PRIORITY[t.priority] ?? 0;
-  if (priority !== 0) add(c, 'priority', priority);
-  const tags = t.tag === '' ? [] : t.tag.split(', ');
-  if (tags.length > 0) {
-    const p = new ICAL.Property('categories');
-    p.setValues(tags);
-    c.addProperty(p);
-  }
-  if (ctx.parentUid !== undefined) add(c, 'related-to', ctx.parentUid, { reltype: 'PARENT' });
+  if (priority !== 0) lines.push(`PRIORITY:${priority}`);
+  const categories = [...(t.tag === '' ? [] : t.tag.split(', ')), ...(ctx.moreCategories ?? [])];
+  if (categories.length > 0) lines.push(`CATEGORIES:${categories.map(text).join(',')}`);
+  if (ctx.parentUid !== undefined) lines.push(`RELATED-TO;RELTYPE=PARENT:${text(ctx.parentUid)}`);
   for (const [field, value] of TICKLER_VALUES) {
     const v = value(t);
-    if (v !== 0) add(c, `x-tickler-${field}`, String(v));
+    if (v !== 0) lines.push(`X-TICKLER-${field.toUpperCase()}:${v}`);
   }
-  for (const prop of ctx.kept.props) c.addProperty(new ICAL.Property(prop as unknown[]));
+  for (const prop of ctx.kept.props) lines.push(ICAL.stringify.property(prop as unknown[], ICAL.design.icalendar, true));
   if (t.remind > 0) {
-    if (due) {
-      // Relative to DUE (RELATED=END of a VTODO): moving the due date moves the reminder.
-      const alarm = new ICAL.Component('valarm');
-      add(alarm, 'action', 'DISPLAY');
-      add(alarm, 'description', t.title);
-      add(alarm, 'trigger', ICAL.Duration.fromSeconds(-t.remind * 60), { related: 'END' });
-      c.addSubcomponent(alarm);
-    } else add(c, 'x-tickler-remind', String(t.remind));
+    // Relative to DUE (RELATED=END of a VTODO): moving the due date moves the reminder.
+    if (due) lines.push('BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${text(t.title)}`, `TRIGGER;RELATED=END:${before(t.remind)}`, 'END:VALARM');
+    else lines.push(`X-TICKLER-REMIND:${t.remind}`);
   }
-  for (const comp of ctx.kept.comps) c.addSubcomponent(new ICAL.Component(comp as unknown[]));
-  return c;
+  for (const comp of ctx.kept.comps) lines.push(...new ICAL.Component(comp as unknown[]).toString().split('\r\n'));
+  lines.push('END:VTODO');
+  return lines;
 }
 
-/** A calendar object: the VCALENDAR around one VTODO, with the calendar components kept for it. */
-export function calendarObject(todo: ICAL.Component, kept: KeptIcal): string {
-  const cal = new ICAL.Component('vcalendar');
-  cal.addPropertyWithValue('version', '2.0');
-  cal.addPropertyWithValue('prodid', PRODID);
-  for (const comp of kept.calendar) cal.addSubcomponent(new ICAL.Component(comp as unknown[]));
-  cal.addSubcomponent(todo);
-  return `${cal.toString()}\r\n`;
+/** A VCALENDAR of to-dos, with the calendar components kept for them, as text. */
+export function calendarText(todos: ReadonlyArray<{ readonly task: Task; readonly ctx: WriteContext }>): string {
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`];
+  for (const { ctx } of todos) for (const comp of ctx.kept.calendar) lines.push(...new ICAL.Component(comp as unknown[]).toString().split('\r\n'));
+  for (const { task, ctx } of todos) lines.push(...vtodoLines(task, ctx));
+  lines.push('END:VCALENDAR');
+  return `${lines.map(fold).join('\r\n')}\r\n`;
+}
+
+/** A calendar object: the VCALENDAR around one task's VTODO. */
+export function calendarObject(task: Task, ctx: WriteContext): string {
+  return calendarText([{ task, ctx }]);
 }

@@ -6,14 +6,14 @@ import { newTask } from '../../test/factories.js';
 import type { Task } from '../storage/store.js';
 import { clockOf, dayOf, momentOf, storedDate } from './times.js';
 import { readCalendarObject } from './vtodo-read.js';
-import { calendarObject, vtodoOf } from './vtodo-write.js';
+import { calendarObject } from './vtodo-write.js';
 import { NOTHING_KEPT, v3Priority, type KeptIcal, type TodoFields } from './vtodo-model.js';
 
 /** The VTODO mapping (docs/caldav.md): written and read back, what v3 holds comes back whole. */
 
 const DAY = 86400;
 const write = (t: Task, offsetMinutes = -300, kept: KeptIcal = NOTHING_KEPT, parentUid?: string): string =>
-  calendarObject(vtodoOf(t, { uid: `u-${t.id}`, parentUid, kept, offsetMinutes }), kept);
+  calendarObject(t, { uid: `u-${t.id}`, parentUid, kept, offsetMinutes });
 function read(body: string, offsetMinutes = -300): TodoFields {
   const r = readCalendarObject(body, offsetMinutes);
   if ('problem' in r) assert.fail(`${r.problem.kind}: ${r.problem.desc}`);
@@ -155,6 +155,17 @@ describe('the VTODO mapping', () => {
     assert.equal(read(tickler.replace('RRULE:FREQ=WEEKLY\r\n', '')).repeat, '');
     assert.equal(read(write(newTask(1, { repeat: 'PARENT' }))).repeat, 'PARENT');
     assert.equal(read(todo('RRULE:FREQ=MONTHLY;BYMONTHDAY=15')).repeat, 'FREQ=MONTHLY;BYMONTHDAY=15');
+  });
+
+  it('writes long and wide text folded at 75 octets, never inside a character, escaped, and reads it back whole', () => {
+    const title = `Plan ${'日本語の長い題名と😀絵文字, セミコロン; バックスラッシュ\\ '.repeat(3)}`.trim();
+    const note = 'line one, with commas; and semicolons\nline two \\ backslash\r\nline three';
+    const body = write(newTask(9, { title, note, tag: 'a,b'.replace(',', ' ') }));
+    for (const line of body.split('\r\n')) assert.ok(Buffer.byteLength(line) <= 75, `a line of ${Buffer.byteLength(line)} octets: ${line}`);
+    assert.doesNotMatch(body, /\uFFFD/);
+    const back = read(body);
+    assert.equal(back.title, title);
+    assert.equal(back.note, note.replace(/\r\n/g, '\n'));
   });
 
   it('reads PRIORITY to the nearest v3 priority, ties to the lower', () => {

@@ -19,6 +19,8 @@ export interface CaldavRepo {
   /** The rows of these tasks, whether or not the tasks still exist. */
   objectsOf(userPk: number, taskIds: readonly number[]): Promise<Map<number, CalendarObject>>;
   byName(userPk: number, name: string): Promise<CalendarObject | null>;
+  /** byName() of many names in one read: name → row; names no row holds are absent. */
+  byNames(userPk: number, names: readonly string[]): Promise<Map<string, CalendarObject>>;
   byUid(userPk: number, uid: string): Promise<CalendarObject | null>;
   /**
    * Stores the task's row (replacing its own), first removing the rows of tasks that no longer

@@ -1,9 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
-import ICAL from 'ical.js';
 import type { Deps } from '../../deps.js';
 import { utcOffsetMinutes } from '../../lib/account-clock.js';
 import { NOTHING_KEPT, type KeptIcal } from '../../ical/vtodo-model.js';
-import { PRODID, vtodoOf } from '../../ical/vtodo-write.js';
+import { calendarText } from '../../ical/vtodo-write.js';
 import type { Account, OrganizerKind } from '../../storage/store.js';
 import { allTasks } from './export.service.js';
 import { STATUS_WORDS } from './hosted-words.js';
@@ -85,19 +84,13 @@ export async function exportTasksIcal(deps: Deps, userPk: number): Promise<strin
   const rows = await deps.store.read.caldav.objectsOf(userPk, tasks.map((t) => t.id));
   const uid = (id: number): string => rows.get(id)?.uid ?? `task-${id}-${account.userid}@tickler`;
   const offsetMinutes = utcOffsetMinutes(account.prefs);
-  const cal = new ICAL.Component('vcalendar');
-  cal.addPropertyWithValue('version', '2.0');
-  cal.addPropertyWithValue('prodid', PRODID);
-  for (const t of tasks) {
-    const row = rows.get(t.id);
-    const kept = row && row.kept !== '' ? (JSON.parse(row.kept) as KeptIcal) : NOTHING_KEPT;
-    const todo = vtodoOf(t, { uid: uid(t.id), parentUid: t.parent === 0 ? undefined : uid(t.parent), kept, offsetMinutes });
-    const folder = folders.get(t.folder);
-    if (folder !== undefined) {
-      const categories = todo.getFirstProperty('categories') ?? todo.addProperty(new ICAL.Property('categories'));
-      categories.setValues([...categories.getValues(), folder]);
-    }
-    cal.addSubcomponent(todo);
-  }
-  return cal.toString() + '\r\n';
+  return calendarText(
+    tasks.map((t) => {
+      const row = rows.get(t.id);
+      const kept = row && row.kept !== '' ? (JSON.parse(row.kept) as KeptIcal) : NOTHING_KEPT;
+      const folder = folders.get(t.folder);
+      const ctx = { uid: uid(t.id), parentUid: t.parent === 0 ? undefined : uid(t.parent), kept, offsetMinutes, moreCategories: folder === undefined ? [] : [folder] };
+      return { task: t, ctx };
+    }),
+  );
 }

@@ -247,6 +247,7 @@ export const pgDialect: Dialect = {
   // would lower I to ı); translate() did the same at 5 µs a title, ten times slower.
   inIdList: (e) => `${e} = ANY(CAST(string_to_array(?, ',') AS INTEGER[]))`,
   inTextList: (e) => `${e} IN (SELECT json_array_elements_text(CAST(? AS json)))`,
+  textTable: (alias) => `json_array_elements_text(CAST(? AS json)) AS ${alias}(v)`,
   foldedHolds: (e, value) => ({ sql: `strpos(replace(replace(lower(${e} COLLATE "C"), chr(8490), 'k'), chr(304), 'i'), ?) > 0`, params: [value] }),
   jsonNumberOfText: (e) => `to_json(${e}::bigint)`,
   jsonText: (e) => `to_json(${e})`,

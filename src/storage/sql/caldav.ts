@@ -1,5 +1,5 @@
 import type { CaldavRepo, CalendarObject } from '../caldav-port.js';
-import { idList, matchable, type Dialect, type SqlDb } from './db.js';
+import { idList, matchable, textList, type Dialect, type SqlDb } from './db.js';
 
 const COLUMNS = 'task_id, name, uid, kept';
 
@@ -26,6 +26,13 @@ export class SqlCaldav implements CaldavRepo {
     if (!matchable(name)) return null;
     const r = await this.db.getRaw(`SELECT ${COLUMNS} FROM caldav_objects WHERE user_pk = ? AND name = ?`, userPk, name);
     return r ? toObject(r) : null;
+  }
+
+  async byNames(userPk: number, names: readonly string[]): Promise<Map<string, CalendarObject>> {
+    const asked = names.filter(matchable);
+    if (asked.length === 0) return new Map();
+    const rows = await this.db.allRaw(`SELECT ${COLUMNS} FROM caldav_objects WHERE user_pk = ? AND ${this.dialect.inTextList('name')}`, userPk, textList(asked));
+    return new Map(rows.map((r) => [r[1] as string, toObject(r)]));
   }
 
   async byUid(userPk: number, uid: string): Promise<CalendarObject | null> {

@@ -57,12 +57,13 @@ export class SqlChanges implements ChangesRepo {
 
   async taskPositions(userPk: number, taskIds: readonly number[]): Promise<Map<number, number>> {
     if (taskIds.length === 0) return new Map();
+    // One lookup by the whole primary key per task, whatever the planner knows of the table.
     const rows = await this.db.allRaw(
-      `SELECT rec_id, seq FROM changes WHERE user_pk = ? AND kind = 'task' AND ${this.dialect.inTextList('rec_id')}`,
+      `SELECT x.v, (SELECT c.seq FROM changes c WHERE c.user_pk = ? AND c.kind = 'task' AND c.rec_id = x.v) FROM ${this.dialect.textTable('x')}`,
       userPk,
       textList(taskIds.map(String)),
     );
-    return new Map(rows.map((r) => [Number(r[0]), r[1] as number]));
+    return new Map(rows.flatMap((r) => (r[1] === null || r[1] === undefined ? [] : [[Number(r[0]), Number(r[1])] as [number, number]])));
   }
 
   async folderMembers(userPk: number, folder: number): Promise<FolderMember[]> {

@@ -296,6 +296,13 @@ export interface Dialect {
    * parameter for any number of them.
    */
   inTextList(e: string): string;
+  /**
+   * The texts of the one `?` parameter (written by textList()) as a table `alias` of one column
+   * `v`, to drive lookups by a key (a correlated subquery per text finds its row by the key,
+   * whatever the planner knows of the table: before statistics, PostgreSQL read every row of an
+   * account to match an IN list).
+   */
+  textTable(alias: string): string;
   /** A JSON number from a text column holding digits (a note's id kept as text). */
   jsonNumberOfText(text: string): string;
   /** A JSON string from a text column. */

@@ -170,6 +170,7 @@ export const sqliteDialect: Dialect = {
   idOfText: (e) => `CASE WHEN ${e} <> '' AND ${e} NOT GLOB '*[^0-9]*' THEN CAST(${e} AS INTEGER) END`,
   inIdList: (e) => `${e} IN (SELECT value FROM json_each('[' || ? || ']'))`,
   inTextList: (e) => `${e} IN (SELECT value FROM json_each(?))`,
+  textTable: (alias) => `(SELECT value AS v FROM json_each(?)) AS ${alias}`,
   // SQLite's lower() lowers ASCII only (without ICU, which Tickler's build does not load).
   // LIKE folds ASCII alone, as lower() does here, without a copy of each text, but reads a text
   // only up to a U+0000, which text stored before input was cleaned may hold. A text of ASCII
