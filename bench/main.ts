@@ -22,6 +22,7 @@ import { webTasksBench } from './web-tasks.js';
 import { goalRows } from './goals.js';
 import { ON_POSTGRES, SCENARIOS, runOrder, withPostgres, type Scenario } from './scenarios.js';
 import { stopChild } from './child.js';
+import { radicaleInstalled } from './radicale.js';
 import type { ServerReady } from './server.js';
 
 // autocannon sends only RFC 7231's methods and PATCH, refusing any other by name from this list:
@@ -58,12 +59,13 @@ async function cpu(child: ChildProcess): Promise<{ micros: number; statements: n
 }
 
 async function measure(s: Scenario): Promise<Sample> {
-  const args = s.server === 'tickler' ? ['tickler', JSON.stringify(s.setup)] : s.server === 'raw-add' ? ['raw-add', s.rawTable ?? 'tasks'] : [s.server];
+  const args = s.server === 'tickler' || s.server === 'radicale' ? [s.server, JSON.stringify(s.setup)] : s.server === 'raw-add' ? ['raw-add', s.rawTable ?? 'tasks'] : [s.server];
+  const served = s.server === 'tickler' || s.server === 'radicale';
   const env = { ...process.env, ...s.env, ...(PG_URL && { BENCH_DATABASE_URL: PG_URL }) };
   // The server runs as `tickler serve` runs it: without this process's --enable-source-maps, with
   // which a Tickler server took 19–20 µs of CPU per account/get in most runs instead of 12.5–13.
   const child = fork(SERVER, args, { env, execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  if (s.server !== 'tickler') child.send({ body: bodies.get(s.bodyOf ?? '') ?? '{}' });
+  if (!served) child.send({ body: bodies.get(s.bodyOf ?? '') ?? '{}' });
   try {
     // A server that fails while preparing (its probe answered an error, say) ends the run, not hangs it.
     const exited = once(child, 'exit').then(([code]) => Promise.reject(new Error(`the server of "${s.name}" exited (${String(code)}) before it was ready`)));
@@ -74,14 +76,14 @@ async function measure(s: Scenario): Promise<Sample> {
     const fill = (text: string): string => text.replace(/\{\{(\w+)\}\}/g, (_m, k: string) => ready.substitutions?.[k] ?? '');
     let next = 0;
     const options = {
-      url: `http://127.0.0.1:${ready.port}${s.server === 'tickler' ? fill(s.request.path) : '/'}`,
+      url: `http://127.0.0.1:${ready.port}${served ? fill(s.request.path) : '/'}`,
       method: s.request.method as 'GET',
       connections: CONNECTIONS,
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...s.request.headers, ...(auth.length === 1 && { authorization: auth[0] }) },
       ...(s.request.body !== undefined && { body: fill(s.request.body) }),
       // A sequence: each connection sends its requests in turn.
       ...(s.sequence &&
-        s.server === 'tickler' && {
+        served && {
           requests: s.sequence.map((r) => ({ method: r.method as 'GET', path: fill(r.path), headers: { ...r.headers, ...(auth.length === 1 && { authorization: auth[0] as string }) }, ...(r.body !== undefined && { body: fill(r.body) }) })),
         }),
       // Spread the load over the accounts (writes: no account reaches the 80,000 tasks limit). One
@@ -116,7 +118,9 @@ function median(xs: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const picked = SCENARIOS.filter((s) => chosen(s.group));
+  const radicale = radicaleInstalled();
+  if (!radicale) console.log('Radicale scenarios skipped: install Radicale (Debian package radicale) to compare with it.');
+  const picked = SCENARIOS.filter((s) => chosen(s.group) && (s.server !== 'radicale' || radicale));
   const scenarios = PG_URL ? withPostgres(picked) : picked;
   if (!PG_URL) console.log('PostgreSQL scenarios skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to run them.');
   console.log(`Tickler benchmark: ${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s per scenario, Node ${process.version}`);

@@ -13,7 +13,7 @@ export interface Scenario {
   readonly name: string;
   /** Scenarios of a group are compared with the group's `bare` baseline. */
   readonly group: string;
-  readonly server: 'tickler' | 'bare' | 'fastify' | 'raw-add';
+  readonly server: 'tickler' | 'bare' | 'fastify' | 'raw-add' | 'radicale';
   readonly setup?: TicklerSetup;
   readonly env?: Record<string, string>;
   readonly request: BenchRequest;
@@ -75,11 +75,14 @@ const notesAdd = { method: 'POST', path: '/3/notes/add.php', body: noteBatch } a
 export const DAV_FULL = 'CalDAV: PROPFIND Depth 1, then calendar-multiget of all, 1000 tasks (each request)';
 export const DAV_SYNC_BIG = 'CalDAV: sync-collection of one change, calendar of 80,000';
 export const DAV_SYNC_SMALL = 'CalDAV: sync-collection of one change, calendar of 100';
+export const DAV_SYNC_1000 = 'CalDAV: sync-collection of one change, calendar of 1000';
+export const RADICALE_FULL = 'Radicale: the same PROPFIND and calendar-multiget, 1000 to-dos (each request)';
+export const RADICALE_SYNC = 'Radicale: sync-collection of one change, 1000 to-dos';
 export const FEED_1000 = 'changes.php from the beginning, 1000 tasks';
 export const FEED_BIG = 'changes.php after one change, account of 80,000';
 export const FEED_SMALL = 'changes.php after one change, account of 100';
 
-const calendar = '/dav/calendars/{{USERID}}/tasks/';
+const calendar = '{{CAL}}';
 const davListing = { method: 'PROPFIND', path: calendar, headers: { depth: '1', 'content-type': 'application/xml' }, body: '<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/><d:getcontenttype/></d:prop></d:propfind>' };
 const multigetBody = `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop>${Array.from({ length: 1000 }, (_, i) => `<d:href>${calendar}tickler-${i + 1}.ics</d:href>`).join('')}</c:calendar-multiget>`;
 const davMultiget = { method: 'REPORT', path: calendar, headers: { 'content-type': 'application/xml' }, body: multigetBody };
@@ -87,7 +90,7 @@ const davSync = {
   method: 'REPORT',
   path: calendar,
   headers: { depth: '1', 'content-type': 'application/xml' },
-  body: '<d:sync-collection xmlns:d="DAV:"><d:sync-token>urn:tickler:sync:{{POSITION}}</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>',
+  body: '<d:sync-collection xmlns:d="DAV:"><d:sync-token>{{SYNC_TOKEN}}</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>',
 };
 const davSetup = (tasks: number, oneChange: boolean, probe: { method: string; path: string; body: string; headers: Readonly<Record<string, string>> }): TicklerSetup => ({
   tasks,
@@ -163,6 +166,10 @@ export const SCENARIOS: readonly Scenario[] = [
   { group: 'caldav', name: DAV_FULL, server: 'tickler', setup: davSetup(1000, false, davMultiget), request: davListing, sequence: [davListing, davMultiget] },
   { group: 'caldav', name: DAV_SYNC_BIG, server: 'tickler', setup: davSetup(80_000, true, davSync), request: davSync },
   { group: 'caldav', name: DAV_SYNC_SMALL, server: 'tickler', setup: davSetup(100, true, davSync), request: davSync },
+  { group: 'caldav', name: DAV_SYNC_1000, server: 'tickler', setup: davSetup(1000, true, davSync), request: davSync },
+  // The same 1,000 to-dos in Radicale, when it is installed (bench/radicale.ts).
+  { group: 'caldav', name: RADICALE_FULL, server: 'radicale', setup: { tasks: 1000, probe: { method: 'GET', url: '/' } }, request: davListing, sequence: [davListing, davMultiget] },
+  { group: 'caldav', name: RADICALE_SYNC, server: 'radicale', setup: { tasks: 1000, oneChange: true, probe: { method: 'GET', url: '/' } }, request: davSync },
 
   { group: 'change feed', name: 'bare node:http, same 1000 changes (baseline)', server: 'bare', request: feedAll, bodyOf: FEED_1000 },
   { group: 'change feed', name: FEED_1000, server: 'tickler', setup: { tasks: 1000, probe: { method: 'GET', url: feedAll.path } }, request: feedAll },

@@ -2,7 +2,7 @@ import type { List, ListRow, Note, Outline, OutlineNode, Store, Task } from '../
 import { newTask } from '../test/factories.js';
 
 /** A realistic task: most fields set, a note of a few lines, so "all fields" output is not trivial. */
-function task(id: number, modified: number): Task {
+export function seededTask(id: number, modified: number): Task {
   return newTask(id, {
     title: `Task ${id}: call the plumber about the kitchen sink`,
     tag: 'home, errands',
@@ -33,7 +33,7 @@ export async function seedTasks(store: Store, userPk: number, total: number, cha
   if (total === 0) return;
   await store.transaction(async (tx) => {
     const first = await tx.accounts.allocateIds(userPk, 'task', total);
-    await tx.tasks.insertMany(userPk, Array.from({ length: total }, (_, i) => task(first + i, i >= total - changed ? NEW_STAMP : OLD_STAMP)));
+    await tx.tasks.insertMany(userPk, Array.from({ length: total }, (_, i) => seededTask(first + i, i >= total - changed ? NEW_STAMP : OLD_STAMP)));
     await tx.accounts.touch(userPk, ['lastedit_task'], NEW_STAMP);
   });
 }

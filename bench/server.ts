@@ -26,6 +26,7 @@ import { registerClient } from '../src/oauth/clients.service.js';
 import { openStore } from '../src/storage/open.js';
 import { freshSchema, type TestDatabase } from '../test/database.js';
 import { counted, countStatements } from './counters.js';
+import { radicaleServer } from './radicale.js';
 import { RAW_TABLES, rawAddServer } from './raw-add.js';
 import { seedList, seedLists, seedNotes, seedOutlines, seedTasks } from './seed.js';
 
@@ -39,10 +40,12 @@ export interface ServerReady {
   readonly body?: string;
 }
 
-function ready(msg: ServerReady): void {
-  // The parent asks for this process's CPU time and statement count before and after a measurement.
+function ready(msg: ServerReady, cpuOfServer?: () => number): void {
+  // The parent asks for this process's CPU time and statement count before and after a measurement
+  // (or, for a server that runs in a process of its own, that process's CPU).
   process.on('message', (m) => {
-    if (m === 'cpu') process.send?.({ cpu: process.cpuUsage(), statements: counted.statements });
+    if (m !== 'cpu') return;
+    process.send?.(cpuOfServer ? { cpu: { user: cpuOfServer(), system: 0 }, statements: 0 } : { cpu: process.cpuUsage(), statements: counted.statements });
   });
   process.send?.(msg);
 }
@@ -136,10 +139,12 @@ async function tickler(setup: TicklerSetup): Promise<void> {
       const { password } = await createAppPassword(deps, account.pk, { name: 'Bench', readOnly: false });
       authorizations.push(`Basic ${Buffer.from(`${account.email}:${password}`).toString('base64')}`);
       substitutions['USERID'] = account.userid;
+      substitutions['CAL'] = `/dav/calendars/${account.userid}/tasks/`;
     }
     if (setup.oneChange) {
       const position = (await store.read.changes.position(account.pk))?.seq ?? 0;
       substitutions['POSITION'] = String(position);
+      substitutions['SYNC_TOKEN'] = `urn:tickler:sync:${position}`;
       substitutions['CURSOR'] = encodeURIComponent(encodeCursor(account.userid, position));
       await store.transaction(async (tx) => {
         const task = await tx.tasks.get(account.pk, 1);
@@ -210,6 +215,7 @@ countStatements();
 if (kind === 'tickler') await tickler(JSON.parse(process.argv[3] ?? '{}') as TicklerSetup);
 else if (kind === 'bare') bare(await bodyFromParent());
 else if (kind === 'fastify') await fastifyFloor(await bodyFromParent());
+else if (kind === 'radicale') await radicaleServer(JSON.parse(process.argv[3] ?? '{}') as { tasks: number; oneChange?: boolean }, ready);
 else if (kind === 'raw-add') {
   const name = process.argv[3] ?? 'tasks';
   const table = Object.hasOwn(RAW_TABLES, name) ? RAW_TABLES[name] : undefined;
