@@ -104,8 +104,35 @@ function utc(moment: number): string {
 }
 
 /** DUE or DTSTART: a DATE without a time, else the UTC moment of the clock time. */
-function when(name: string, clock: ClockDay, offsetMinutes: number): string {
-  return clock.time === null ? `${name};VALUE=DATE:${wallText(clock)}` : `${name}:${utc(momentOf(clock.day, clock.time, offsetMinutes))}`;
+function when(name: string, clock: ClockDay, offsetMinutes: number, zoned: boolean): string {
+  if (clock.time === null) return `${name};VALUE=DATE:${wallText(clock)}`;
+  return zoned ? `${name};TZID=${zoneId(offsetMinutes)}:${wallText(clock)}` : `${name}:${utc(momentOf(clock.day, clock.time, offsetMinutes))}`;
+}
+
+/** `+0530`, `-0500`: an offset as VTIMEZONE writes it. */
+function offsetText(minutes: number): string {
+  const a = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${two(Math.floor(a / 60))}${two(a % 60)}`;
+}
+
+/** The name of the account's clock as a time zone of its own (its VTIMEZONE goes with the object). */
+function zoneId(offsetMinutes: number): string {
+  return `Tickler UTC${offsetText(offsetMinutes)}`;
+}
+
+/**
+ * The account's clock as a VTIMEZONE of one fixed offset. A repeating task with a time is written
+ * in it, not in UTC: an app that draws or moves on occurrences does so in the DTSTART's zone, and
+ * in UTC a Monday at 8 pm in UTC-5 repeats on Tuesdays.
+ */
+function zoneLines(offsetMinutes: number): string[] {
+  const o = offsetText(offsetMinutes);
+  return ['BEGIN:VTIMEZONE', `TZID:${zoneId(offsetMinutes)}`, 'BEGIN:STANDARD', 'DTSTART:19700101T000000', `TZOFFSETFROM:${o}`, `TZOFFSETTO:${o}`, `TZNAME:UTC${o}`, 'END:STANDARD', 'END:VTIMEZONE'];
+}
+
+/** Whether the task's times are written in the account's own zone (zoneLines). */
+function zonedTimes(t: Task): boolean {
+  return rruleOf(t.repeat) !== undefined && ((t.duedate !== 0 && t.duetime !== null) || (t.startdate !== 0 && t.starttime !== null));
 }
 
 /** A duration before its reference (the reminder's trigger): -P1W, -P2D or -PT1H30M. */
@@ -140,9 +167,10 @@ function vtodoLines(t: Task, ctx: WriteContext): string[] {
   const dueAt = due && (due.time === null ? due.day * 86400 + 86399 - offset * 60 : momentOf(due.day, due.time, offset));
   const startAt = start && momentOf(start.day, start.time ?? 0, offset);
   // DTSTART must come before DUE (RFC 5545 3.8.2.3): a start that does not travels in X-TICKLER-START.
-  if (start && (dueAt === undefined || (startAt as number) < dueAt)) lines.push(when('DTSTART', start, offset));
+  const zoned = zonedTimes(t);
+  if (start && (dueAt === undefined || (startAt as number) < dueAt)) lines.push(when('DTSTART', start, offset, zoned));
   else if (start) lines.push(`X-TICKLER-START:${wallText(start)}`);
-  if (due) lines.push(when('DUE', due, offset));
+  if (due) lines.push(when('DUE', due, offset, zoned));
   const rule = rruleOf(t.repeat);
   if (rule) lines.push(`RRULE:${rule}`);
   // The repeat as v3 holds it, whenever RRULE cannot say all of it (FROMCOMP, FASTFORWARD, PARENT, a rule it cannot hold).
@@ -174,6 +202,8 @@ function vtodoLines(t: Task, ctx: WriteContext): string[] {
 /** A VCALENDAR of to-dos, with the calendar components kept for them, as text. */
 export function calendarText(todos: ReadonlyArray<{ readonly task: Task; readonly ctx: WriteContext }>): string {
   const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`];
+  const zones = new Set(todos.filter(({ task }) => zonedTimes(task)).map(({ ctx }) => ctx.offsetMinutes));
+  for (const offset of zones) lines.push(...zoneLines(offset));
   for (const { ctx } of todos) for (const comp of ctx.kept.calendar) lines.push(...new ICAL.Component(comp as unknown[]).toString().split('\r\n'));
   for (const { task, ctx } of todos) lines.push(...vtodoLines(task, ctx));
   lines.push('END:VCALENDAR');

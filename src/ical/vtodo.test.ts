@@ -96,8 +96,12 @@ describe('the VTODO mapping', () => {
     });
     const todoComp = new ICAL.Component(ICAL.parse(write(t, 60))).getFirstSubcomponent('vtodo') as ICAL.Component;
     const due = todoComp.getFirstProperty('due') as ICAL.Property;
-    // 14:00 in an account one hour east of UTC is 13:00Z.
-    assert.equal(due.getFirstValue()?.toString(), '2024-10-04T13:00:00Z');
+    // A repeating task's time is in the account's own zone, sent with the object: 14:00 there is 13:00Z.
+    assert.equal(due.getParameter('tzid'), 'Tickler UTC+0100');
+    assert.equal((due.getFirstValue() as ICAL.Time).toUnixTime(), Date.UTC(2024, 9, 4, 13) / 1000);
+    const once = new ICAL.Component(ICAL.parse(write({ ...t, repeat: '' }, 60))).getFirstSubcomponent('vtodo') as ICAL.Component;
+    // Any other task's: a UTC moment.
+    assert.equal(once.getFirstPropertyValue('due')?.toString(), '2024-10-04T13:00:00Z');
     assert.equal(todoComp.getFirstPropertyValue('status'), 'COMPLETED');
     assert.equal(todoComp.getFirstPropertyValue('priority'), 1);
     assert.deepEqual(todoComp.getFirstProperty('categories')?.getValues(), ['home', 'calls']);
@@ -111,6 +115,19 @@ describe('the VTODO mapping', () => {
     assert.ok(created <= modified, 'CREATED is never later than LAST-MODIFIED');
     const allDay = new ICAL.Component(ICAL.parse(write(newTask(4, { duedate: storedDate(20_000) })))).getFirstSubcomponent('vtodo');
     assert.equal((allDay?.getFirstPropertyValue('due') as ICAL.Time).isDate, true);
+  });
+
+  it('a repeating task with a time repeats on the days of the account\'s clock, not of UTC', () => {
+    // Monday 2027-01-04 at 20:00 in UTC-5 is Tuesday 01:00 in UTC; every Monday.
+    const t = newTask(11, { duedate: storedDate(Date.UTC(2027, 0, 4) / 1000 / DAY), duetime: 20 * 3600, repeat: 'FREQ=WEEKLY;BYDAY=MO' });
+    const cal = new ICAL.Component(ICAL.parse(write(t, -300)));
+    const todo = cal.getFirstSubcomponent('vtodo') as ICAL.Component;
+    const iterator = (todo.getFirstPropertyValue('rrule') as ICAL.Recur).iterator(todo.getFirstPropertyValue('due') as ICAL.Time);
+    for (let i = 0; i < 3; i++) {
+      const next = iterator.next() as ICAL.Time;
+      const local = new Date((next.toUnixTime() - 5 * 3600) * 1000);
+      assert.deepEqual([local.getUTCDay(), local.getUTCHours()], [1, 20], `occurrence ${i}: a Monday at 8 pm in the account's clock`);
+    }
   });
 
   it('reads times from every form: UTC, a VTIMEZONE, an IANA name without one, floating, a DATE', () => {

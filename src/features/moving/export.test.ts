@@ -94,8 +94,10 @@ describe('exports', () => {
     const byTitle = (t: string) => todos.find((c) => c['summary'] === t) as Record<string, unknown>;
     const parent = byTitle('Parent, "quoted"');
     assert.equal(parent['description'], 'line 1\nline 2, with a comma');
-    // The clock times stored, as the moments they are in the account's timezone (UTC-5 here).
-    assert.match(text, /\r\nDUE:20260101T143000Z\r\n/);
+    // The clock time stored, in the account's clock (UTC-5 here), sent with the file as a time zone
+    // of its own: the task repeats, and repeats on that clock's days.
+    assert.match(text, /\r\nDUE;TZID=Tickler UTC-0500:20260101T093000\r\n/);
+    assert.match(text, /\r\nTZOFFSETTO:-0500\r\n/);
     assert.match(text, /\r\nDTSTART;VALUE=DATE:20251230\r\n/, 'a start without a time stays a date');
     assert.match(text, /\r\nRRULE:FREQ=WEEKLY;BYDAY=MO\r\n/);
     assert.equal(parent['priority'], '1');
