@@ -26,6 +26,7 @@ import { appsRoutes } from './web/apps.routes.js';
 import { collaboratorsRoutes } from './web/collaborators.routes.js';
 import { csrfOptions } from './web/csrf.js';
 import { exportRoutes } from './web/export.routes.js';
+import { feedsRoutes as webFeedsRoutes } from './web/feeds.routes.js';
 import { siteOf } from './web/html.js';
 import { taskRoutes as webTaskRoutes } from './web/tasks/tasks.routes.js';
 import { notesRoutes } from './web/notes/notes.routes.js';
@@ -108,6 +109,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     collaboratorsRoutes(web);
     exportRoutes(web);
     appsRoutes(web);
+    webFeedsRoutes(web);
     adminRoutes(web);
     webTaskRoutes(web);
     organizeRoutes(web);
