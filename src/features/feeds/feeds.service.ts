@@ -26,7 +26,12 @@ export interface FeedAddresses {
 
 export function feedAddresses(publicUrl: string, secret: string): FeedAddresses {
   const https = `${publicUrl}/feeds/${secret}.ics`;
-  return { https, webcal: https.replace(/^https?:/, 'webcal:') };
+  return { https, webcal: webcalOf(https) };
+}
+
+/** A feed's http(s) address as webcal: the same address, with the scheme calendars subscribe on. */
+export function webcalOf(address: string): string {
+  return address.replace(/^https?:/, 'webcal:');
 }
 
 /** The secret of a feed's file name (`<secret>.ics`), or undefined for anything that cannot be one. */

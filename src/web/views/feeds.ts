@@ -1,3 +1,4 @@
+import { webcalOf } from '../../features/feeds/feeds.service.js';
 import type { CalendarFeed, Folder } from '../../storage/store.js';
 import { buttonForm, form, select } from '../forms.js';
 import { dayAndTime, h, layout, messages, type Nav, type Site } from '../html.js';
@@ -28,7 +29,7 @@ export function feedWhat(feed: Pick<CalendarFeed, 'folder'>, folders: readonly F
 
 /** The new feed's address, once: where the page opens after making one (the focus goes to it). */
 function newFeedNotice(secret: { readonly label: string; readonly value: string }): string {
-  const webcal = secret.value.replace(/^https?:/, 'webcal:');
+  const webcal = webcalOf(secret.value);
   // Read-only text areas: the whole address is in sight at any width (it wraps), and selects and
   // copies as one piece.
   const address = (id: string, label: string, hint: string, value: string) =>
