@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import ICAL from 'ical.js';
 import ical, { type VEvent } from 'node-ical';
 import { api, createAccount, signIn, tasksCall, testContext, type TestContext } from '../../test/harness.js';
+import { feedCalendar, findFeed } from '../features/feeds/feed-calendar.service.js';
 import { createFeed, revokeFeed } from '../features/feeds/feeds.service.js';
 import type { Account } from '../storage/store.js';
 import { noneMatch } from './feeds.routes.js';
@@ -118,7 +119,11 @@ describe('a calendar feed, as a calendar app fetches it', () => {
     // The folder renamed, the calendar is too; the folder deleted, its feed is gone.
     await api(ctx, o.token, '/3/folders/edit.php', { id: String(o.work), name: 'Office, 2nd floor' });
     assert.match((await fetchFeed(work.addresses.https)).body, /\r\nX-WR-CALNAME:Office\\, 2nd floor\r\n/);
+    // A fetch that found the feed just before its folder was deleted answers as if it had not.
+    const found = await findFeed(ctx.deps, /([0-9a-f]{40})\.ics$/.exec(work.addresses.https)?.[1] as string);
+    assert.ok(found);
     await api(ctx, o.token, '/3/folders/delete.php', { id: String(o.work) });
+    assert.equal(await feedCalendar(ctx.deps, found), null);
     assert.equal((await fetchFeed(work.addresses.https)).statusCode, 404);
     assert.equal((await fetchFeed(home.addresses.https)).statusCode, 200);
   });
