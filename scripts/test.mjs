@@ -42,6 +42,7 @@ const SECOND_PASS = [
   'src/caldav/caldav.discovery.test.js',
   'src/caldav/caldav.objects.test.js',
   'src/caldav/caldav.reports.test.js',
+  'src/feeds/feeds.routes.test.js',
   'src/features/account/account.routes.test.js',
   'src/features/changes/changes.routes.test.js',
   'src/features/documents/attachments.test.js',
@@ -97,6 +98,7 @@ const SECOND_PASS = [
   'src/web/collaborators.routes.test.js',
   'src/web/csrf.test.js',
   'src/web/export.routes.test.js',
+  'src/web/feeds.routes.test.js',
   'src/web/notes/notes.routes.test.js',
   'src/web/lists/list-edit.routes.test.js',
   'src/web/lists/lists.routes.test.js',
@@ -119,11 +121,13 @@ const SECOND_PASS = [
   'test/sync/sharing-sync.test.js',
   // Of the browser tests, the to-do and collaborators pages run on both databases: their scripts
   // poll for changes and share across accounts; so does the app passwords walk (a few seconds),
-  // whose passwords sign in through the service the CalDAV face calls. The account and organize
+  // whose passwords sign in through the service the CalDAV face calls, and the calendar feeds walk,
+  // whose addresses are fetched as a calendar fetches them. The account and organize
   // pages run on SQLite only: every one of their forms runs on PostgreSQL in its inject test
   // (src/web/), and a browser adds nothing that depends on the database but 80 s of a test run's time.
   'test/web/app-passwords.browser.test.js',
   'test/web/collaborators.browser.test.js',
+  'test/web/feeds.browser.test.js',
   'test/web/tasks.browser.test.js',
   'test/sync/stamps.property.test.js',
   'test/sync/changes.property.test.js',

@@ -3,6 +3,7 @@ import csrf from '@fastify/csrf-protection';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
 import { addDavMethods, caldavRoutes } from './caldav/caldav.routes.js';
+import { feedsRoutes } from './feeds/feeds.routes.js';
 import { accountRoutes } from './features/account/account.routes.js';
 import { changesRoutes } from './features/changes/changes.routes.js';
 import { documentRoutes } from './features/documents/documents.routes.js';
@@ -25,6 +26,7 @@ import { appsRoutes } from './web/apps.routes.js';
 import { collaboratorsRoutes } from './web/collaborators.routes.js';
 import { csrfOptions } from './web/csrf.js';
 import { exportRoutes } from './web/export.routes.js';
+import { feedsRoutes as webFeedsRoutes } from './web/feeds.routes.js';
 import { siteOf } from './web/html.js';
 import { taskRoutes as webTaskRoutes } from './web/tasks/tasks.routes.js';
 import { notesRoutes } from './web/notes/notes.routes.js';
@@ -92,6 +94,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
 
   // CalDAV (docs/caldav.md): its own bodies (XML, iCalendar) and sign-in (app passwords).
   await caldavRoutes(app, deps);
+  // Calendar feeds (docs/feeds.md): read-only iCalendar at secret addresses, for calendar apps.
+  await feedsRoutes(app, deps);
 
   // Cookies and CSRF belong to the HTML pages only: API calls never run their hooks.
   await app.register(async function pagesScope(pages) {
@@ -105,6 +109,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     collaboratorsRoutes(web);
     exportRoutes(web);
     appsRoutes(web);
+    webFeedsRoutes(web);
     adminRoutes(web);
     webTaskRoutes(web);
     organizeRoutes(web);

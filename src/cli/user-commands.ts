@@ -1,9 +1,10 @@
+import { createFeed, listFeeds, revokeFeed } from '../features/feeds/feeds.service.js';
 import { createAppPassword, listAppPasswords, revokeAppPassword } from '../features/users/app-passwords.service.js';
 import { ADMIN_RESET_SECONDS, makeResetLink } from '../features/users/links.service.js';
 import { accountByEmail, createUser, deleteAccount, setPassword } from '../features/users/users.service.js';
 import { systemClock, unixSeconds } from '../lib/clock.js';
 import { connectedApps } from '../oauth/grants.service.js';
-import type { Account, AppPassword, Store } from '../storage/store.js';
+import type { Account, AppPassword, CalendarFeed, Store } from '../storage/store.js';
 import { args, optional, print, required, UsageError, withStore, type Verb } from './kit.js';
 
 /** An account as the commands print it (never its password hash). */
@@ -14,6 +15,11 @@ export function accountRecord(a: Account): Record<string, unknown> {
 /** An app password as `user app-password --list` prints it (never the password or its hash). */
 function appPasswordRecord(p: AppPassword): Record<string, unknown> {
   return { id: p.id, name: p.name, read_only: p.readOnly, created: p.createdAt, last_used: p.lastUsedAt, last_device: p.lastDevice };
+}
+
+/** A calendar feed as `user feed --list` prints it (never its address: only its hash is kept). */
+function feedRecord(f: CalendarFeed): Record<string, unknown> {
+  return { id: f.id, folder: f.folder, created: f.createdAt, last_fetched: f.lastFetchedAt };
 }
 
 async function account(store: Store, email: string): Promise<Account> {
@@ -116,6 +122,36 @@ export const USER_VERBS: Readonly<Record<string, Verb>> = {
         } else {
           const made = await createAppPassword({ store, clock: systemClock }, a.pk, { name: name as string, readOnly: v['read-only'] === true });
           print({ id: made.appPassword.id, password: made.password });
+        }
+      });
+      return 0;
+    },
+  },
+  feed: {
+    usage:
+      'user feed --email E [--folder ID] | --list | --revoke ID\n' +
+      '                                          make a calendar feed of the account\'s tasks with a due date (or of one\n' +
+      '                                          folder\'s); prints {"id":…,"url":"…"} (shown once). --list: one JSON line\n' +
+      '                                          each; --revoke: its address stops answering',
+    async run(rest, config) {
+      const v = args(rest, { email: { type: 'string' }, folder: { type: 'string' }, list: { type: 'boolean' }, revoke: { type: 'string' } });
+      const folder = optional(v, 'folder');
+      const revoke = optional(v, 'revoke');
+      if (v['list'] === true && revoke !== undefined) throw new UsageError('give --list or --revoke, not both');
+      if (folder !== undefined && (v['list'] === true || revoke !== undefined)) throw new UsageError('--folder goes with making a feed, not with --list or --revoke');
+      if (folder !== undefined && !/^[1-9][0-9]{0,9}$/.test(folder)) throw new UsageError('--folder must be a folder id (folders/get.php lists them)');
+      if (revoke !== undefined && !/^\d{1,15}$/.test(revoke)) throw new UsageError('--revoke must be a calendar feed id (--list shows them)');
+      const c = config();
+      await withStore(c, async (store) => {
+        const a = await account(store, required(v, 'email'));
+        if (v['list'] === true) {
+          for (const f of await listFeeds({ store }, a.pk)) print(feedRecord(f));
+        } else if (revoke !== undefined) {
+          if (!(await revokeFeed({ store }, a.pk, Number(revoke)))) throw new UsageError(`no calendar feed ${revoke} of ${a.email}`);
+          print({ id: Number(revoke), revoked: true });
+        } else {
+          const made = await createFeed({ store, clock: systemClock, config: c }, a.pk, { folder: folder === undefined ? null : Number(folder) });
+          print({ id: made.feed.id, url: made.addresses.https });
         }
       });
       return 0;

@@ -15,11 +15,16 @@ function decodedName(raw: string): string {
   }
 }
 
+/** A calendar feed's address holds its secret in the path (docs/feeds.md): `/feeds/<secret>.ics`. */
+const FEED_PATH = /^\/feeds\/[^?]*/i;
+
 /**
- * The URL with the values of credential parameters replaced. Names are compared as the query
- * parser will read them (percent-decoded, any case): `access%5Ftoken=` authenticates too.
+ * The URL with the values of credential parameters replaced, and a calendar feed's secret.
+ * Names are compared as the query parser will read them (percent-decoded, any case):
+ * `access%5Ftoken=` authenticates too.
  */
-function redactUrl(url: string): string {
+function redactUrl(raw: string): string {
+  const url = raw.replace(FEED_PATH, '/feeds/[redacted]');
   const q = url.indexOf('?');
   if (q < 0) return url;
   const pairs = url.slice(q + 1).split('&').map((pair) => {

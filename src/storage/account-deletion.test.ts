@@ -112,7 +112,7 @@ describe('deleting an account removes every record of it', () => {
     try {
       const fill = async () => {
         const { account, token, app } = await signIn(ctx, { pro: 1, scope: 'basic tasks notes outlines lists write share' });
-        await api(ctx, token, '/3/folders/add.php', { name: 'F' });
+        const [folder] = (await api(ctx, token, '/3/folders/add.php', { name: 'F' })).json<Array<{ id: number }>>();
         // A call made with an Idempotency-Key: its answer is kept for the app and the account.
         const keyed = await ctx.app.inject({ method: 'POST', url: '/3/folders/add.php', headers: { authorization: `Bearer ${token}`, 'idempotency-key': 'k1' }, payload: { name: 'K' } });
         assert.equal(keyed.statusCode, 200);
@@ -159,6 +159,11 @@ describe('deleting an account removes every record of it', () => {
         await ctx.deps.store.transaction(async (tx) => {
           await tx.caldav.put(account.pk, { taskId: added[0]?.id as number, name: 'kept.ics', uid: `kept-${account.userid}`, kept: '' });
           await tx.caldav.setCalendarProps(account.pk, 0, { '{http://apple.com/ns/ical/}calendar-color': '#00FF00' });
+        });
+        // Calendar feeds, of the whole account and of a folder.
+        await ctx.deps.store.transaction(async (tx) => {
+          await tx.calendarFeeds.create({ userPk: account.pk, folder: null, secretHash: `all-${account.userid}`, createdAt: 1 });
+          await tx.calendarFeeds.create({ userPk: account.pk, folder: folder?.id ?? 0, secretHash: `f-${account.userid}`, createdAt: 1 });
         });
         await api(ctx, token, '/3/tasks/search_add.php', { searches: JSON.stringify([{ name: 'S', search: { root: [{ field: 'star', type: 'yes' }] } }]) });
         return { account, token, own, user, userToken, partner, partnerToken, appPassword };

@@ -158,6 +158,12 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     await call(sqliteApp, '/3/tasks/edit.php', { tasks: JSON.stringify([{ id: added[0]?.id, attach: [{ kind: 'note', id: notes[0]?.id }] }]) });
     // An app password (a phone's CalDAV sign-in), stored as the service stores it.
     await source.transaction((tx) => tx.appPasswords.create({ userPk: ann.pk, name: 'iPhone', secretHash: 'copied-hash', readOnly: true, createdAt: 1000 }));
+    // Calendar feeds, of the account and of a folder (which must arrive before them).
+    const [work] = (await call(sqliteApp, '/3/folders/add.php', { name: 'Work' })).json() as Array<{ id: number }>;
+    await source.transaction(async (tx) => {
+      await tx.calendarFeeds.create({ userPk: ann.pk, folder: null, secretHash: 'feed-all', createdAt: 1000 });
+      await tx.calendarFeeds.create({ userPk: ann.pk, folder: work?.id ?? 0, secretHash: 'feed-work', createdAt: 1001 });
+    });
 
     target = await freshSchema(base as string);
     pgStore = new PostgresStore({ url: target.url, poolSize: 3 });
@@ -187,6 +193,7 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     assert.equal(counts['deleted_records'], 1);
     assert.equal(counts['task_attachments'], 1);
     assert.equal(counts['app_passwords'], 1);
+    assert.equal(counts['calendar_feeds'], 2);
   });
 
   it('answers on PostgreSQL exactly as on SQLite: same token, same records, stamps and tombstones', async () => {
@@ -220,6 +227,10 @@ describe('copying a SQLite database into PostgreSQL', { skip: base ? false : 'TE
     assert.deepEqual([copied?.name, copied?.readOnly], ['iPhone', true]);
     const next = await pgStore.transaction((tx) => tx.appPasswords.create({ userPk: copied?.userPk ?? 0, name: 'New', secretHash: 'new-hash', readOnly: false, createdAt: 2000 }));
     assert.ok(next.id > (copied?.id ?? 0), 'the identity of app passwords moved past the copied ones');
+    const feed = await pgStore.read.calendarFeeds.byHash('feed-work');
+    assert.deepEqual([feed?.folder, feed?.createdAt], [1, 1001]);
+    const newFeed = await pgStore.transaction((tx) => tx.calendarFeeds.create({ userPk: feed?.userPk ?? 0, folder: null, secretHash: 'feed-new', createdAt: 2000 }));
+    assert.ok(newFeed.id > (feed?.id ?? 0), 'the identity of calendar feeds moved past the copied ones');
     const refreshed = await pgApp.inject({
       method: 'POST',
       url: '/3/account/token.php',

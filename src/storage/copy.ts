@@ -48,6 +48,8 @@ export const COPIED_TABLES = [
   // Answers promised to apps for 24 hours (Idempotency-Key): a retry after the move still gets its own.
   'idempotency_keys',
   'app_passwords',
+  // After folders: a folder's feeds refer to it.
+  'calendar_feeds',
 ] as const;
 
 export interface TableDump {

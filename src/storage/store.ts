@@ -15,6 +15,7 @@ import type { CaldavRepo } from './caldav-port.js';
 import type { AppPasswordsRepo } from './app-passwords-port.js';
 import type { ChangeNotices, ChangesRepo } from './changes-port.js';
 import type { AttachmentsRepo, DocumentKind, DocumentsRepo } from './documents-port.js';
+import type { CalendarFeedsRepo } from './feeds-port.js';
 import type { IdempotencyRepo } from './idempotency-port.js';
 import type { ImportsRepo } from './imports-port.js';
 import type { OrganizersRepo } from './organizers-port.js';
@@ -25,6 +26,7 @@ export type * from './caldav-port.js';
 export type * from './app-passwords-port.js';
 export type * from './changes-port.js';
 export type * from './documents-port.js';
+export type * from './feeds-port.js';
 export type * from './idempotency-port.js';
 export type * from './imports-port.js';
 export type * from './organizers-port.js';
@@ -323,8 +325,8 @@ export interface AccountsRepo {
   setAdmin(pk: number, isAdmin: boolean): Promise<void>;
   /**
    * Deletes the account and, through foreign keys that cascade, every row of it in every table:
-   * records, tombstones, meta, grants, tokens, codes, sessions, devices, links, app passwords, and
-   * the apps it registered. Returns whether it existed.
+   * records, tombstones, meta, grants, tokens, codes, sessions, devices, links, app passwords,
+   * calendar feeds, and the apps it registered. Returns whether it existed.
    */
   delete(pk: number): Promise<boolean>;
 }
@@ -432,6 +434,8 @@ export interface Repos {
   readonly idempotency: IdempotencyRepo;
   /** App passwords (app-passwords-port.ts): what CalDAV clients sign in with. */
   readonly appPasswords: AppPasswordsRepo;
+  /** Calendar feeds (feeds-port.ts): the secret addresses of read-only iCalendar subscriptions. */
+  readonly calendarFeeds: CalendarFeedsRepo;
 }
 
 /** The most keys CountersRepo.hitMany takes: 4 parameters each, far below either database's limit. */

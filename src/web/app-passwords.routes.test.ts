@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Browser, filledForm, formInputs } from '../../test/browser.js';
+import { defaultDatabase } from '../../test/database.js';
 import { anotherInstance, createAccount, testContext, type TestContext } from '../../test/harness.js';
 import { landed, signedInBrowser, text } from '../../test/web-pages.js';
 import { signInWithAppPassword } from '../features/users/app-passwords.service.js';
@@ -138,9 +139,9 @@ describe('app passwords on the Connected apps page', () => {
   });
 });
 
-// Two instances share only a PostgreSQL database (one process serves an SQLite file): this block
-// is defined in the PostgreSQL pass (TEST_STORE=postgres, scripts/test.mjs) only, not skipped elsewhere.
-if (process.env['TEST_STORE'] === 'postgres') describe('app passwords with two instances', () => {
+// Only in the PostgreSQL pass: one process serves an SQLite file, so there is no second instance to
+// ask there (and a skip would make a CI run incomplete).
+if (defaultDatabase().kind === 'postgres') describe('app passwords with two instances', () => {
   it('a revocation on one instance reaches the other within TOKEN_CACHE_SECONDS', async () => {
     const other = await anotherInstance(ctx, ctx.clock);
     try {

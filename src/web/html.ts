@@ -55,6 +55,7 @@ input[type=file]{display:block;max-width:100%}
 ::file-selector-button{font:inherit;padding:.3rem .8rem;margin-right:.6rem}
 h1[tabindex]:focus{outline:none}
 .secret{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#fff8d6;border:1px solid #d9c15a;padding:.5rem .7rem;border-radius:6px;display:block;margin:.4rem 0}
+textarea.address{min-height:0;field-sizing:content;resize:none;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em;background:#fff8d6;border-color:#d9c15a}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
 .muted{color:#555c6c;font-size:.92rem}
 ul.scopes{padding-left:1.2rem}

@@ -3,15 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createDeps } from '../../src/deps.js';
 import { signInWithAppPassword } from '../../src/features/users/app-passwords.service.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { openStore } from '../../src/storage/open.js';
+import type { Account } from '../../src/storage/store.js';
+import { newTask } from '../factories.js';
 import { freshDatabase, type TestDatabase } from '../database.js';
 import { cli, cliAsync, type CliResult } from './processes.js';
 
-/** bin/tickler's user (app passwords included), app and grant commands, as an operator runs them: JSON out, exit 2 on bad input. */
+/** bin/tickler's user (app passwords and calendar feeds included), app and grant commands, as an operator runs them: JSON out, exit 2 on bad input. */
 
 describe('bin/tickler user, app and grant', () => {
   let dir: string;
@@ -42,8 +45,9 @@ describe('bin/tickler user, app and grant', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, new RegExp(`^Usage: tickler ${group} <verb>`));
     }
-    assert.match(cli(['user'], env).stdout, /user list[\s\S]*user show[\s\S]*user passwd[\s\S]*user reset-link[\s\S]*user admin[\s\S]*user app-password[\s\S]*user delete/);
+    assert.match(cli(['user'], env).stdout, /user list[\s\S]*user show[\s\S]*user passwd[\s\S]*user reset-link[\s\S]*user admin[\s\S]*user app-password[\s\S]*user feed[\s\S]*user delete/);
     assert.match(cli(['help'], env).stdout, /user app-password --email E --name NAME \[--read-only\] \| --list \| --revoke ID/);
+    assert.match(cli(['help'], env).stdout, /user feed --email E \[--folder ID\] \| --list \| --revoke ID/);
     assert.match(cli(['app'], env).stdout, /app list[\s\S]*app show[\s\S]*app rotate-secret[\s\S]*app redirects[\s\S]*app delete/);
     assert.match(cli(['grant'], env).stdout, /grant list[\s\S]*grant revoke/);
     assert.match(cli(['help'], env).stdout, /grant revoke/);
@@ -60,6 +64,12 @@ describe('bin/tickler user, app and grant', () => {
       [['user', 'app-password', '--email', 'nobody@example.org', '--revoke', 'x'], /--revoke must be an app password id/],
       [['user', 'app-password', '--email', 'nobody@example.org', '--name', 'Phone'], /no account with the e-mail address "nobody@example.org"/],
       [['user', 'app-password', '--name', 'Phone'], /--email is required/],
+      [['user', 'feed', '--email', 'nobody@example.org', '--list', '--revoke', '1'], /give --list or --revoke, not both/],
+      [['user', 'feed', '--email', 'nobody@example.org', '--folder', '3', '--list'], /--folder goes with making a feed/],
+      [['user', 'feed', '--email', 'nobody@example.org', '--folder', 'Work'], /--folder must be a folder id/],
+      [['user', 'feed', '--email', 'nobody@example.org', '--revoke', 'x'], /--revoke must be a calendar feed id/],
+      [['user', 'feed', '--email', 'nobody@example.org'], /no account with the e-mail address "nobody@example.org"/],
+      [['user', 'feed'], /--email is required/],
       [['grant', 'revoke'], /give either --id or --email/],
       [['grant', 'revoke', '--id', 'x'], /--id must be a grant id/],
       [['grant', 'revoke', '--id', '999999'], /no grant 999999 that can be revoked/],
@@ -130,6 +140,60 @@ describe('bin/tickler user, app and grant', () => {
     const left = lines<{ id: number; last_used: number; last_device: string }>(cli(['user', 'app-password', '--email', 'cal@example.org', '--list'], env));
     assert.deepEqual(left.map((p) => [p.id, p.last_device]), [[tablet.id, 'cli test']]);
     assert.ok(left[0]?.last_used);
+  });
+
+  it('calendar feeds: make one of all tasks and one of a folder, fetch them as a calendar does, list them, revoke one', async () => {
+    json(cli(['user', 'add', '--email', 'feeds@example.org', '--password', 'first passphrase'], env));
+    const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
+    const store = await openStore(config.database);
+    try {
+      const deps = createDeps(config, store, systemClock);
+      const app = await buildApp(deps);
+      try {
+        // A folder and two tasks, written as the API writes them.
+        const account = (await store.read.accounts.list()).find((a) => a.email === 'feeds@example.org') as Account;
+        const folder = await store.transaction(async (tx) => {
+          const id = await tx.accounts.allocateIds(account.pk, 'folder', 1);
+          await tx.organizers.insert(account.pk, 'folder', { id, name: 'Work', private: 0, archived: 0, ord: 1 });
+          return id;
+        });
+        const due = Date.UTC(2026, 11, 8, 12) / 1000;
+        await store.transaction(async (tx) => {
+          const first = await tx.accounts.allocateIds(account.pk, 'task', 2);
+          await tx.tasks.insertMany(account.pk, [newTask(first, { title: 'Report', folder, duedate: due }), newTask(first + 1, { title: 'Plants', duedate: due })]);
+        });
+
+        const all = json<{ id: number; url: string }>(cli(['user', 'feed', '--email', 'FEEDS@example.org'], env));
+        assert.deepEqual(Object.keys(all), ['id', 'url']);
+        assert.match(all.url, /^https:\/\/todo\.example\.org\/feeds\/[0-9a-f]{40}\.ics$/);
+        const work = json<{ id: number; url: string }>(cli(['user', 'feed', '--email', 'feeds@example.org', '--folder', String(folder)], env));
+        const fetched = async (url: string) => app.inject({ method: 'GET', url: new URL(url).pathname });
+        const allFeed = await fetched(all.url);
+        assert.equal(allFeed.headers['content-type'], 'text/calendar; charset=utf-8');
+        assert.match(allFeed.body, /SUMMARY:Report[\s\S]*SUMMARY:Plants/);
+        const workFeed = (await fetched(work.url)).body;
+        assert.match(workFeed, /X-WR-CALNAME:Work/);
+        assert.doesNotMatch(workFeed, /Plants/);
+
+        const missing = cli(['user', 'feed', '--email', 'feeds@example.org', '--folder', String(folder + 5)], env);
+        assert.equal(missing.code, 2);
+        assert.match(missing.stderr, /that folder no longer exists/);
+        const listed = lines<Record<string, unknown>>(cli(['user', 'feed', '--email', 'feeds@example.org', '--list'], env));
+        assert.deepEqual(listed.map((f) => [f['id'], f['folder'], f['last_fetched'] !== null]), [[all.id, null, true], [work.id, folder, true]]);
+        assert.equal(JSON.stringify(listed).includes(all.url.slice(-44, -4)), false, 'never the address');
+
+        assert.deepEqual(json(cli(['user', 'feed', '--email', 'feeds@example.org', '--revoke', String(work.id)], env)), { id: work.id, revoked: true });
+        assert.equal((await fetched(work.url)).statusCode, 404, 'at once');
+        assert.equal((await fetched(all.url)).statusCode, 200);
+        const again = cli(['user', 'feed', '--email', 'feeds@example.org', '--revoke', String(work.id)], env);
+        assert.equal(again.code, 2);
+        assert.match(again.stderr, new RegExp(`no calendar feed ${work.id} of feeds@example.org`));
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await store.close();
+    }
   });
 
   it('apps: several addresses, an owner, show, rotate, change addresses, delete; grants: list and revoke', async () => {

@@ -51,6 +51,8 @@ describe('fuzzer: its parts', () => {
     assert.equal(judge({ ...ok, contentType: 'image/png', body: '\x89PNG' }), undefined);
     assert.equal(judge({ ...ok, contentType: 'text/javascript; charset=utf-8', body: 'export {};' }), undefined);
     assert.match(judge({ ...ok, contentType: 'application/octet-stream', body: 'x' }) ?? '', /unexpected type/);
+    assert.equal(judge({ ...ok, status: 404, contentType: 'text/plain; charset=utf-8', body: 'Not found\n' }), undefined, 'the short answers of CalDAV and the calendar feeds');
+    assert.match(judge({ ...ok, contentType: 'text/plain; charset=utf-8', body: 'SQLITE_CONSTRAINT' }) ?? '', /database/);
   });
 
   it('writes lone surrogates as the invalid bytes a sloppy client sends', () => {

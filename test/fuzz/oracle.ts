@@ -56,7 +56,8 @@ export function judge(a: Answer): string | undefined {
     const valid = XMLValidator.validate(a.body);
     if (valid !== true) return `the XML answer is not well-formed (${valid.err.msg}): ${JSON.stringify(a.body.slice(0, 200))}`;
   } else if (type.startsWith('text/plain')) {
-    // CalDAV's plain answers (a challenge, a refusal): one short line for a person, never an insides.
+    // The short answers of the CalDAV and calendar feed faces (401, 404, 413…): one line, what they
+    // must not hold checked by leakIn() above.
     if (a.body.length > 300 || a.body.trimEnd().includes('\n')) return `a plain answer longer than one line: ${JSON.stringify(a.body.slice(0, 200))}`;
   } else if (type.startsWith('image/svg+xml')) {
     // The favicon: an image, but XML all the same.

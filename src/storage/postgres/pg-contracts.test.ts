@@ -5,6 +5,7 @@ import { caldavContract } from '../caldav.contract.js';
 import { appPasswordsContract } from '../app-passwords.contract.js';
 import { changesContract } from '../changes.contract.js';
 import { documentsContract } from '../documents.contract.js';
+import { feedsContract } from '../feeds.contract.js';
 import { idempotencyContract } from '../idempotency.contract.js';
 import { importsContract } from '../imports.contract.js';
 import { oauthContract } from '../oauth.contract.js';
@@ -27,6 +28,7 @@ if (testDatabaseUrl()) {
   caldavContract('postgres', openPostgres);
   idempotencyContract('postgres', openPostgres);
   appPasswordsContract('postgres', openPostgres);
+  feedsContract('postgres', openPostgres);
 } else {
   describe('postgres storage contracts', () => {
     it('are skipped: TEST_DATABASE_URL is not set', { skip: 'set TEST_DATABASE_URL (as .ci/run does) to run the PostgreSQL part' }, () => undefined);

@@ -9,6 +9,7 @@ import { SqlChanges } from './changes.js';
 import { SqlClients } from './clients.js';
 import type { Dialect, LockRows, SqlDb } from './db.js';
 import { SqlDocuments } from './documents.js';
+import { SqlCalendarFeeds } from './feeds.js';
 import { SqlIdempotency } from './idempotency.js';
 import { SqlImports } from './imports.js';
 import { SqlOAuth } from './oauth.js';
@@ -40,5 +41,6 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     caldav: new SqlCaldav(db, dialect),
     idempotency: new SqlIdempotency(db),
     appPasswords: new SqlAppPasswords(db, dialect),
+    calendarFeeds: new SqlCalendarFeeds(db, dialect),
   };
 }

@@ -780,6 +780,29 @@ WHEN EXISTS (SELECT 1 FROM tasks WHERE user_pk = NEW.user_pk AND id = NEW.task_i
 END;
 `,
   },
+  {
+    version: 21,
+    name: 'calendar feeds',
+    sql: `
+-- Read-only iCalendar subscriptions (docs/feeds.md): an account's tasks with a due date, or one
+-- folder's (folder NULL: the whole account), at an address holding a random secret of 160 bits.
+-- Only the secret's SHA-256 is kept, and a fetch finds the row by it. Revoking a feed deletes its
+-- row; a folder's feeds go with the folder and an account's with the account (cascades).
+-- last_fetched_at is recorded at most once a minute per feed.
+CREATE TABLE calendar_feeds (
+  id              INTEGER PRIMARY KEY,
+  user_pk         INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  folder          INTEGER,
+  secret_hash     TEXT    NOT NULL UNIQUE,
+  created_at      INTEGER NOT NULL,
+  last_fetched_at INTEGER,
+  FOREIGN KEY (user_pk, folder) REFERENCES folders (user_pk, id) ON DELETE CASCADE
+) STRICT;
+CREATE INDEX calendar_feeds_by_user ON calendar_feeds (user_pk, id);
+-- A deleted folder's feeds are found through the key's columns.
+CREATE INDEX calendar_feeds_by_folder ON calendar_feeds (user_pk, folder);
+`,
+  },
 ];
 
 /**

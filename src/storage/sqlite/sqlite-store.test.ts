@@ -13,6 +13,7 @@ import { oauthContract } from '../oauth.contract.js';
 import { documentsContract, keptCountsBackfilled, listColumnsReordered } from '../documents.contract.js';
 import { accountsAppsContract } from '../accounts-apps.contract.js';
 import { appPasswordsContract } from '../app-passwords.contract.js';
+import { feedsContract } from '../feeds.contract.js';
 import { importsContract } from '../imports.contract.js';
 import { sharingContract } from '../sharing.contract.js';
 import { idempotencyContract } from '../idempotency.contract.js';
@@ -49,6 +50,7 @@ changesContract('sqlite', openSqlite);
 caldavContract('sqlite', openSqlite);
 idempotencyContract('sqlite', openSqlite);
 appPasswordsContract('sqlite', openSqlite);
+feedsContract('sqlite', openSqlite);
 
 const VERSIONS = MIGRATIONS.map((m) => m.version);
 

@@ -73,6 +73,7 @@ ${field({ name: 'password', label: 'Your password', type: 'password', autocomple
 <section class="card" aria-labelledby="s-settings"><h2 id="s-settings">Settings</h2><p class="muted">Apps read these with account/get.</p>${settings}</section>
 <section class="card" aria-labelledby="s-email"><h2 id="s-email">E-mail address</h2><p>You sign in as <strong>${h(a.email)}</strong>.</p>${email}</section>
 <section class="card" aria-labelledby="s-collab"><h2 id="s-collab">Collaborators</h2><p><a href="${h(site.base)}/account/collaborators">Invite people and answer invitations</a> <span class="muted">to share tasks with them or have tasks reassigned</span></p></section>
+<section class="card" aria-labelledby="s-feeds"><h2 id="s-feeds">Calendar feeds</h2><p><a href="${h(site.base)}/account/feeds">Subscribe to your tasks in a calendar</a> <span class="muted">(Google Calendar, Apple Calendar, Outlook: your tasks with a due date, on their days)</span></p></section>
 <section class="card" aria-labelledby="s-export"><h2 id="s-export">Your data</h2><p class="muted">Download everything to keep a copy or to move it elsewhere.</p>
 <ul class="downloads">
 <li><a href="${h(site.base)}/account/export/json" download>The whole account as JSON</a> <span class="muted">(tasks, notes, outlines and lists with their folders, contexts, goals and locations: any Tickler server can import it)</span></li>
