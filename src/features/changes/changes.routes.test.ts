@@ -183,6 +183,29 @@ describe('the change feed', () => {
     assert.deepEqual((await feed(ctx, who.token, { cursor: fresh.cursor })).changes, []);
   });
 
+  it('a first read in pages finishes though deletions older than its start were forgotten, and still answers one made after it', async () => {
+    const { ctx } = env;
+    const who = await signIn(ctx);
+    const added = (await tasksCall(ctx, who.token, 'add', [1, 2, 3, 4, 5].map((n) => ({ title: `t${n}` })))).json<Array<{ id: number }>>();
+    await tasksCall(ctx, who.token, 'delete', [added[4]!.id]);
+    // The deletion is forgotten: the floor is now past every task's position.
+    await ctx.deps.store.transaction((tx) => tx.changes.prune(Math.floor(Date.now() / 1000) + 3600));
+    const first = await feed(ctx, who.token, { num: '2' });
+    assert.equal(first.more, 1);
+    // A task the reader holds is deleted while it reads on: the deletion is answered on a later page.
+    await tasksCall(ctx, who.token, 'delete', [added[0]!.id]);
+    const rest = await follow(ctx, who.token, first.cursor, 2);
+    const seen = [...first.changes, ...rest.changes];
+    assert.deepEqual(seen.filter((c) => c.op === 'upsert').map((c) => c.id).sort(), added.slice(0, 4).map((t) => String(t.id)).sort());
+    assert.deepEqual(rest.changes.filter((c) => c.op === 'delete').map((c) => c.id), [String(added[0]!.id)]);
+    assert.deepEqual((await feed(ctx, who.token, { cursor: rest.cursor })).changes, []);
+    // A page's cursor is refused once a deletion after the read's start is forgotten too.
+    const again = await feed(ctx, who.token, { num: '1' });
+    await tasksCall(ctx, who.token, 'delete', [added[1]!.id]);
+    await ctx.deps.store.transaction((tx) => tx.changes.prune(Math.floor(Date.now() / 1000) + 3600));
+    assert.deepEqual(await errorOf(ctx, who.token, { cursor: again.cursor }), [410, 1102]);
+  });
+
   it('XML: <changes cursor more> with a <change> each, the record inside as its kind writes it', async () => {
     const { ctx } = env;
     const who = await signIn(ctx, { scope: ALL });

@@ -3,7 +3,7 @@ import { ApiError } from '../../errors.js';
 import type { AuthContext } from '../../oauth/access-tokens.js';
 import type { ChangeKind, LoggedChange } from '../../storage/changes-port.js';
 import type { RecordForm } from '../../storage/store.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodePlace, encodeCursor, type Place } from './cursor.js';
 import { kindsFor, type FeedKind } from './feed-kinds.js';
 
 /** Most changes one answer holds, and its default (`num`). */
@@ -55,14 +55,14 @@ export async function readChanges(deps: Deps, auth: AuthContext, input: FeedInpu
   const kinds = kindsFor(auth.scopes);
   const userid = await useridOf(deps, auth);
   const fresh = input.cursor === undefined || input.cursor === '';
-  let after = 0;
+  let place: Place = { seq: 0, needsAfter: 0 };
   if (!fresh) {
-    const decoded = decodeCursor(userid, input.cursor as string);
+    const decoded = decodePlace(userid, input.cursor as string);
     if (decoded === undefined) throw new ApiError(1101, { desc: 'Invalid cursor: it is not a cursor of this account (send none to start from the beginning)' });
-    after = decoded;
+    place = decoded;
   }
   const deadline = Date.now() + Math.min(Math.max(input.wait, 0), MAX_WAIT_SECONDS) * 1000;
-  let page = await onePage(deps, auth, kinds, userid, after, fresh, input);
+  let page = await onePage(deps, auth, kinds, userid, place, fresh, input);
   if (page.changes.length > 0 || input.wait <= 0) return page;
   // Long poll: hold the answer until a notice says the account moved, then read again.
   let noticed = false;
@@ -73,13 +73,13 @@ export async function readChanges(deps: Deps, auth: AuthContext, input: FeedInpu
   });
   try {
     // Read once more after subscribing: a commit between the first read and the subscription was not told.
-    page = await onePage(deps, auth, kinds, userid, after, fresh, input);
+    page = await onePage(deps, auth, kinds, userid, place, fresh, input);
     for (let i = 0; i < MAX_WAKES && page.changes.length === 0; i++) {
       if (!noticed) await untilWoken(deadline - Date.now(), input.signal, (w) => (wake = w));
       wake = undefined;
       if (!noticed || input.signal?.aborted) break;
       noticed = false;
-      page = await onePage(deps, auth, kinds, userid, after, fresh, input);
+      page = await onePage(deps, auth, kinds, userid, place, fresh, input);
     }
     return page;
   } finally {
@@ -109,18 +109,25 @@ async function useridOf(deps: Deps, auth: AuthContext): Promise<string> {
   return account.userid;
 }
 
-async function onePage(deps: Deps, auth: AuthContext, kinds: readonly FeedKind[], userid: string, after: number, fresh: boolean, input: FeedInput): Promise<FeedPage> {
-  const position = await deps.store.read.changes.position(auth.userPk);
+async function onePage(deps: Deps, auth: AuthContext, kinds: readonly FeedKind[], userid: string, place: Place, fresh: boolean, input: FeedInput): Promise<FeedPage> {
+  const read = deps.store.read.changes;
+  const position = await read.position(auth.userPk);
   if (!position) throw new ApiError(2);
-  // A deletion after this cursor may have been forgotten; a cursor past the position comes from
+  // A deletion the reader needs may have been forgotten; a cursor past the position comes from
   // another history of the account (a database restored from a backup): either way, start again.
-  if (!fresh && (after < position.floor || after > position.seq)) throw new ApiError(1102);
+  if (!fresh && (place.needsAfter < position.floor || place.needsAfter > position.seq)) throw new ApiError(1102);
   const num = Math.min(Math.max(input.num, 1), MAX_CHANGES);
-  const logged = await deps.store.read.changes.since(auth.userPk, { after, upTo: position.seq, kinds: kinds.map((k) => k.kind), limit: num + 1, live: fresh });
+  const logged = await read.since(auth.userPk, { after: place.seq, upTo: position.seq, kinds: kinds.map((k) => k.kind), limit: num + 1, live: fresh });
+  // The hourly prune may have committed between the two reads, taking deletions this answer
+  // should hold: the floor read again says so (a first read needs none).
+  if (!fresh && place.needsAfter < ((await read.position(auth.userPk))?.floor ?? 0)) throw new ApiError(1102);
   const more = logged.length > num;
   const shown = more ? logged.slice(0, num) : logged;
   const cursorSeq = more ? (shown[shown.length - 1] as LoggedChange).seq : position.seq;
-  return { cursor: encodeCursor(userid, cursorSeq), more, changes: await withRecords(deps, auth, kinds, shown, input.form) };
+  // A first read's pages carry where it started until they reach it: the deletions their reader
+  // needs are those after it (cursor.ts).
+  const start = fresh ? position.seq : place.needsAfter;
+  return { cursor: encodeCursor(userid, cursorSeq, start), more, changes: await withRecords(deps, auth, kinds, shown, input.form) };
 }
 
 /** The changes with their records, read by kind, one read per kind; a record gone since the log was read is a deletion. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodeCursor, decodePlace, encodeCursor } from './cursor.js';
 
 describe('change feed cursors', () => {
   it('name the position they were made for, for the account they were made for only', () => {
@@ -21,4 +21,19 @@ describe('change feed cursors', () => {
       assert.equal(decodeCursor('td1', bad), undefined, JSON.stringify(bad));
     }
   });
+
+  it("carry a first read's start while its pages are before it, and only then", () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 1e12 }), fc.nat({ max: 1e12 }), (seq, start) => {
+        const cursor = encodeCursor('td1', seq, start);
+        assert.deepEqual(decodePlace('td1', cursor), { seq, needsAfter: Math.max(seq, start) });
+        assert.equal((cursor.split('.')[0] as string).includes('-'), start > seq);
+      }),
+    );
+    const good = encodeCursor('td1', 5, 9);
+    const [body, tag] = good.split('.') as [string, string];
+    // A start not past the position, or one changed under the same check, is no cursor.
+    for (const bad of [`5-5.${tag}`, `9-5.${tag}`, `5-a.${tag}`, `${body}-1.${tag}`, `5-.${tag}`]) assert.equal(decodePlace('td1', bad), undefined, bad);
+  });
 });
+
