@@ -16,10 +16,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { syncToken } from '../src/caldav/dav-context.js';
 import { createDeps } from '../src/deps.js';
 import { encodeCursor } from '../src/features/changes/cursor.js';
 import { createAppPassword } from '../src/features/users/app-passwords.service.js';
 import { createUser } from '../src/features/users/users.service.js';
+import { utcOffsetMinutes } from '../src/lib/account-clock.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createCode } from '../src/oauth/authorize.service.js';
 import { registerClient } from '../src/oauth/clients.service.js';
@@ -144,7 +146,7 @@ async function tickler(setup: TicklerSetup): Promise<void> {
     if (setup.oneChange) {
       const position = (await store.read.changes.position(account.pk))?.seq ?? 0;
       substitutions['POSITION'] = String(position);
-      substitutions['SYNC_TOKEN'] = `urn:tickler:sync:${position}`;
+      substitutions['SYNC_TOKEN'] = syncToken(position, utcOffsetMinutes(account.prefs));
       substitutions['CURSOR'] = encodeURIComponent(encodeCursor(account.userid, position));
       await store.transaction(async (tx) => {
         const task = await tx.tasks.get(account.pk, 1);

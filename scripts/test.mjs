@@ -42,6 +42,7 @@ const SECOND_PASS = [
   'src/caldav/caldav.discovery.test.js',
   'src/caldav/caldav.objects.test.js',
   'src/caldav/caldav.reports.test.js',
+  'src/caldav/caldav.writes.test.js',
   'src/feeds/feeds.routes.test.js',
   'src/features/account/account.routes.test.js',
   'src/features/changes/changes.routes.test.js',

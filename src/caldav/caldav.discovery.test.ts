@@ -71,7 +71,7 @@ describe('CalDAV: discovery, sign-in and calendars', () => {
     for (const c of calendars) {
       assert.ok(c.props['resourcetype'] && 'calendar' in (c.props['resourcetype'] as object));
       assert.deepEqual(c.props['supported-calendar-component-set'], { comp: { '@_name': 'VTODO' } });
-      assert.match(String(c.props['getctag']), /^urn:tickler:sync:\d+$/);
+      assert.match(String(c.props['getctag']), /^urn:tickler:sync:\d+:-?\d+$/);
       assert.equal(c.props['sync-token'], c.props['getctag']);
       assert.match(JSON.stringify(c.props['current-user-privilege-set']), /write-content/);
       assert.ok(c.missing.includes('calendar-color'), 'a property the calendar lacks is answered 404');

@@ -69,8 +69,8 @@ export async function dispatch(ctx: DavContext, method: string, path: string, bo
       const destination = header(headers, 'destination');
       const to = destination === undefined ? undefined : ctx.paths.parseHref(destination);
       if (!to || to.kind !== 'object' || to.userid !== ctx.account.userid) return plain(400, 'MOVE needs a Destination: an object of one of your calendars');
-      const overwrite = (header(headers, 'overwrite') ?? 'T').trim().toUpperCase() !== 'F';
-      return moveObject(ctx, { segment: target.segment, name: target.name }, { segment: to.segment, name: to.name }, { overwrite, ifMatch: header(headers, 'if-match') });
+      // Overwrite is moot: a name is the account's, so the destination holds no other object (moveObject).
+      return moveObject(ctx, { segment: target.segment, name: target.name }, { segment: to.segment, name: to.name }, { ifMatch: header(headers, 'if-match') });
     }
     default:
       return notAllowed('OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL, MOVE');

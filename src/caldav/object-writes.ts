@@ -1,5 +1,5 @@
 import type { ItemError } from '../errors.js';
-import { addTasks, deleteTasks, editTasks, type WriteResult } from '../features/tasks/tasks.write.js';
+import { addTasks, deleteTasks, editTasks, type BeforeWrite, type WriteResult } from '../features/tasks/tasks.write.js';
 import { storedDate } from '../ical/times.js';
 import type { TodoFields } from '../ical/vtodo-model.js';
 import { readCalendarObject } from '../ical/vtodo-read.js';
@@ -8,7 +8,7 @@ import type { Repos, Task } from '../storage/store.js';
 import { calendarAt, type Calendar } from './calendars.js';
 import { plain, XML_TYPE, type DavAnswer, type DavContext } from './dav-context.js';
 import { CALDAV, DAV, davError } from './dav-xml.js';
-import { findObject, taskOfDefaultName, taskOfDefaultUid, type ObjectView } from './objects.js';
+import { findObject, sameFound, taskOfDefaultName, taskOfDefaultUid, type Found, type ObjectView } from './objects.js';
 
 /**
  * PUT, DELETE and MOVE of calendar objects, through the tasks' own services (tasks/add, edit and
@@ -45,14 +45,14 @@ export function preconditionFails(ifMatch: string | undefined, ifNoneMatch: stri
   return false;
 }
 
-/** The task a UID names in this account, if a live one does (a client's UID, or one of Tickler's own). */
-async function taskOfUid(ctx: DavContext, uid: string): Promise<number | undefined> {
-  const row = await ctx.deps.store.read.caldav.byUid(ctx.account.pk, uid);
-  if (row && (await ctx.deps.store.read.tasks.get(ctx.account.pk, row.taskId))) return row.taskId;
+/** The task a UID names in this account, if a live one does (a client's UID, or one of Tickler's own), read through `reader`. */
+async function taskOfUid(ctx: DavContext, uid: string, reader: Repos): Promise<number | undefined> {
+  const row = await reader.caldav.byUid(ctx.account.pk, uid);
+  if (row && (await reader.tasks.get(ctx.account.pk, row.taskId))) return row.taskId;
   const own = taskOfDefaultUid(uid, ctx.account.userid);
-  if (own === undefined || !(await ctx.deps.store.read.tasks.get(ctx.account.pk, own))) return undefined;
+  if (own === undefined || !(await reader.tasks.get(ctx.account.pk, own))) return undefined;
   // A task a client named with a UID of its own no longer answers to Tickler's.
-  return (await ctx.deps.store.read.caldav.objectsOf(ctx.account.pk, [own])).has(own) ? undefined : own;
+  return (await reader.caldav.objectsOf(ctx.account.pk, [own])).has(own) ? undefined : own;
 }
 
 /** The ids of the organizers the object names that exist: a stale one is left as the task has it. */
@@ -61,8 +61,12 @@ async function existing(ctx: DavContext, kind: 'context' | 'goal' | 'location', 
   return (await ctx.deps.store.read.organizers.exists(ctx.account.pk, kind, id)) ? id : undefined;
 }
 
-/** The tasks/add or tasks/edit item a VTODO asks for, and the kept properties with what could not be applied. */
-async function itemOf(ctx: DavContext, f: TodoFields, calendar: Calendar, current: Task | undefined, taskId: number | undefined): Promise<{ item: Record<string, unknown>; kept: string }> {
+/**
+ * The tasks/add or tasks/edit item a VTODO asks for, and the kept properties with what could not
+ * be applied. `withParent` false: RELATED-TO is kept as the client wrote it, not made the task's
+ * parent (the tasks' service refused that parent: putObject).
+ */
+async function itemOf(ctx: DavContext, f: TodoFields, calendar: Calendar, current: Task | undefined, withParent: boolean): Promise<{ item: Record<string, unknown>; kept: string }> {
   const today = Math.floor((ctx.deps.clock.now() / 1000 + ctx.account.offsetMinutes * 60) / 86400);
   const completed = f.completed === null ? 0 : f.completed === 'undated' ? (current && current.completed !== 0 ? current.completed : storedDate(today)) : storedDate(f.completed);
   const item: Record<string, unknown> = {
@@ -89,11 +93,12 @@ async function itemOf(ctx: DavContext, f: TodoFields, calendar: Calendar, curren
   else if (f.cancelled) item['status'] = 9;
   else if (current?.status === 9) item['status'] = 0;
   let props = f.kept.props;
-  const parent = f.parentUid === null ? undefined : await taskOfUid(ctx, f.parentUid);
+  // The parent is the tasks' service's to judge (one level, a subscription: task-checks.ts); one
+  // it does not know stays as the client wrote it.
+  const parent = f.parentUid === null || !withParent ? undefined : await taskOfUid(ctx, f.parentUid, ctx.deps.store.read);
   if (f.parentUid === null) item['parent'] = 0;
-  else if (parent !== undefined && parent !== taskId && ctx.account.pro > 0) item['parent'] = parent;
+  else if (parent !== undefined) item['parent'] = parent;
   else {
-    // A parent this account cannot hold (unknown, itself, or subtasks need a subscription) stays as the client wrote it.
     props = [...props, ['related-to', { reltype: 'PARENT' }, 'text', f.parentUid]];
     item['parent'] = 0;
   }
@@ -104,6 +109,57 @@ async function itemOf(ctx: DavContext, f: TodoFields, calendar: Calendar, curren
 function refusedItem(e: ItemError): DavAnswer {
   return daverror(403, CALDAV, 'valid-calendar-object-resource', e.errorDesc);
 }
+
+/** What a write found changed (or gone, or come) by the time its transaction held the account: what it holds now. */
+class FoundChanged<T> extends Error {
+  constructor(readonly now: T) {
+    super('the calendar object changed while the request was read');
+  }
+}
+
+/** Times a write is judged again when what it found changed before it could write. */
+const ATTEMPTS = 3;
+
+/**
+ * Runs a write judged on what `look` sees, judging it again when its transaction sees otherwise:
+ * the request is then answered as of the object as it now is (its If-Match fails, a DELETE of a
+ * moved object finds nothing), never written over a change it did not see. The second judgement
+ * takes what the transaction saw: a read outside it may not see yet a write committed with it
+ * (SQLite commits several transactions at once).
+ */
+async function judgedAgain<T>(
+  look: (reader: Repos) => Promise<T>,
+  same: (a: T, b: T) => boolean,
+  write: (seen: T, before: BeforeWrite) => Promise<DavAnswer>,
+  readFirst: Repos,
+): Promise<DavAnswer> {
+  let seen = await look(readFirst);
+  for (let attempt = 1; ; attempt++) {
+    const judged = seen;
+    const before: BeforeWrite = async (tx) => {
+      const now = await look(tx);
+      if (!same(judged, now)) throw new FoundChanged(now);
+    };
+    try {
+      return await write(judged, before);
+    } catch (err) {
+      if (!(err instanceof FoundChanged)) throw err;
+      if (attempt >= ATTEMPTS) return plain(409, 'the object kept changing while this request was written: send it again');
+      seen = err.now as Awaited<T>;
+    }
+  }
+}
+
+/** What a PUT reads before it writes: what its name holds, and the task its UID names. */
+interface PutSight {
+  readonly found: Found;
+  readonly owner: number | undefined;
+}
+
+const samePutSight = (a: PutSight, b: PutSight): boolean => a.owner === b.owner && sameFound(a.found, b.found);
+
+/** Subtask refusals of the tasks' service (612 the nesting, 617 a subscription): the PUT is written again with RELATED-TO kept. */
+const PARENT_REFUSALS = new Set([612, 617]);
 
 export async function putObject(ctx: DavContext, segment: string, name: string, body: string, headers: { ifMatch?: string; ifNoneMatch?: string }): Promise<DavAnswer> {
   if (ctx.readOnly) return needPrivileges();
@@ -117,80 +173,117 @@ export async function putObject(ctx: DavContext, segment: string, name: string, 
     return daverror(403, CALDAV, 'valid-calendar-object-resource', p.desc);
   }
   const fields = read.ok;
-  const found = await findObject(ctx.deps, ctx.account, calendar, name);
-  if (found.kind === 'elsewhere') return plain(409, 'another calendar holds a task under this name');
+  const look = async (reader: Repos): Promise<PutSight> => ({
+    found: await findObject(reader, ctx.account, calendar, name),
+    owner: await taskOfUid(ctx, fields.uid, reader),
+  });
+  return judgedAgain(
+    look,
+    samePutSight,
+    async (seen, before) => {
+      const answer = await putOnce(ctx, { calendar, name, fields, headers, seen, before }, true);
+      return answer === PARENT_REFUSED ? putOnce(ctx, { calendar, name, fields, headers, seen, before }, false) : answer;
+    },
+    ctx.deps.store.read,
+  );
+}
+
+const PARENT_REFUSED: DavAnswer = { status: 403 };
+
+/** A PUT as judged: its object and what it found at its name and UID, and the check its transaction makes. */
+interface PutRequest {
+  readonly calendar: Calendar;
+  readonly name: string;
+  readonly fields: TodoFields;
+  readonly headers: { ifMatch?: string; ifNoneMatch?: string };
+  readonly seen: PutSight;
+  readonly before: BeforeWrite;
+}
+
+async function putOnce(ctx: DavContext, put: PutRequest, withParent: boolean): Promise<DavAnswer> {
+  const { calendar, name, fields, headers, before } = put;
+  const { found, owner } = put.seen;
   const current = found.kind === 'here' ? found.view : undefined;
   if (preconditionFails(headers.ifMatch, headers.ifNoneMatch, current)) return plain(412, 'the object is not as the request expects (If-Match, If-None-Match)');
-  const owner = await taskOfUid(ctx, fields.uid);
-  if (owner !== undefined && owner !== current?.task.id) return daverror(409, CALDAV, 'no-uid-conflict', `another task of this account has the UID ${fields.uid}`);
-  if (!current && taskOfDefaultName(name) !== undefined) return plain(403, 'names of the form tickler-<number>.ics are the server\'s own: choose another name');
-  const { item, kept } = await itemOf(ctx, fields, calendar, current?.task, current?.task.id);
+  // The task this PUT writes: the object at its name, or the same object (name and UID) in
+  // another calendar, which a client moves here by writing it here and deleting it there.
+  const target = found.kind === 'none' ? undefined : found.view;
+  if (found.kind === 'elsewhere' && (owner !== found.view.task.id || found.view.uid !== fields.uid)) return plain(409, 'another calendar holds a task under this name');
+  if (owner !== undefined && owner !== target?.task.id) return daverror(409, CALDAV, 'no-uid-conflict', `another task of this account has the UID ${fields.uid}`);
+  if (target && target.uid !== fields.uid) return daverror(409, CALDAV, 'no-uid-conflict', `the object at this name has the UID ${target.uid}: a new UID is a new object, at a name of its own`);
+  if (!target && taskOfDefaultName(name) !== undefined) return plain(403, 'names of the form tickler-<number>.ics are the server\'s own: choose another name');
+  const { item, kept } = await itemOf(ctx, fields, calendar, target?.task, withParent);
   const auth = davAuth(ctx);
   const also =
     (taskId: () => number | undefined) =>
     async (tx: Repos, results: readonly WriteResult[]): Promise<void> => {
-      const id = taskId() ?? (results[0] && 'task' in results[0] ? results[0].task.id : undefined);
+      const result = results[0];
+      // Nothing is written beside a refused item (606, nothing of the task changed, is no refusal).
+      if (!result || ('errorCode' in result && result.errorCode !== 606)) return;
+      const id = taskId() ?? ('task' in result ? result.task.id : undefined);
       if (id === undefined) return;
       const row = (await tx.caldav.objectsOf(ctx.account.pk, [id])).get(id);
       if (row && row.name === name && row.uid === fields.uid && row.kept === kept) return;
       await tx.caldav.put(ctx.account.pk, { taskId: id, name, uid: fields.uid, kept });
     };
-  if (!current) {
-    const [result] = await addTasks(ctx.deps, auth, [item], NO_WANTED, also(() => undefined));
+  const parentRefused = (r: WriteResult | undefined): boolean => withParent && item['parent'] !== 0 && r !== undefined && 'errorCode' in r && PARENT_REFUSALS.has(r.errorCode);
+  if (!target) {
+    const [result] = await addTasks(ctx.deps, auth, [item], NO_WANTED, { before, also: also(() => undefined) });
+    if (parentRefused(result)) return PARENT_REFUSED;
     if (!result || 'errorCode' in result) return refusedItem(result as ItemError);
     return { status: 201 };
   }
   // Completing a repeating task moves it on, as v3's reschedule does: it stays open with its next due date.
-  const [result] = await editTasks(ctx.deps, auth, [{ id: current.task.id, ...item }], { wanted: NO_WANTED, reschedule: true, also: also(() => current.task.id) });
+  const [result] = await editTasks(ctx.deps, auth, [{ id: target.task.id, ...item }], { wanted: NO_WANTED, reschedule: true, before, also: also(() => target.task.id) });
+  if (parentRefused(result)) return PARENT_REFUSED;
   // 606: nothing of the task changed (its kept properties may have, written beside it).
   if (result && 'errorCode' in result && result.errorCode !== 606) return refusedItem(result);
-  return { status: 204 };
+  return { status: found.kind === 'here' ? 204 : 201 };
 }
 
 export async function deleteObject(ctx: DavContext, segment: string, name: string, ifMatch: string | undefined): Promise<DavAnswer> {
   if (ctx.readOnly) return needPrivileges();
   const calendar = await calendarAt(ctx.deps, ctx.account.pk, segment);
-  const found = calendar ? await findObject(ctx.deps, ctx.account, calendar, name) : { kind: 'none' as const };
-  if (found.kind !== 'here') return plain(404, 'no such object');
-  if (preconditionFails(ifMatch, undefined, found.view)) return plain(412, 'the object changed since (If-Match)');
-  // Its subtasks go with it, as tasks/delete does.
-  await deleteTasks(ctx.deps, davAuth(ctx), [found.view.task.id]);
-  return { status: 204 };
+  if (!calendar) return plain(404, 'no such object');
+  const look = (reader: Repos): Promise<Found> => findObject(reader, ctx.account, calendar, name);
+  return judgedAgain(
+    look,
+    sameFound,
+    async (found, before) => {
+      if (found.kind !== 'here') return plain(404, 'no such object');
+      if (preconditionFails(ifMatch, undefined, found.view)) return plain(412, 'the object changed since (If-Match)');
+      // Its subtasks go with it, as tasks/delete does.
+      await deleteTasks(ctx.deps, davAuth(ctx), [found.view.task.id], { before });
+      return { status: 204 };
+    },
+    ctx.deps.store.read,
+  );
 }
 
-/** MOVE of an object to another calendar of the account: its task changes folder (and its name, when the destination's differs). */
-export async function moveObject(
-  ctx: DavContext,
-  from: { segment: string; name: string },
-  to: { segment: string; name: string },
-  headers: { overwrite: boolean; ifMatch?: string },
-): Promise<DavAnswer> {
+/**
+ * MOVE of an object to another calendar of the account: its task changes folder. The object
+ * keeps its name: a calendar that an object left reports it gone under the name its clients knew
+ * (a rename is refused; a client renames by PUT and DELETE). Names are the account's, so the
+ * destination holds no other object.
+ */
+export async function moveObject(ctx: DavContext, from: { segment: string; name: string }, to: { segment: string; name: string }, headers: { ifMatch?: string }): Promise<DavAnswer> {
   if (ctx.readOnly) return needPrivileges();
   const [source, target] = await Promise.all([calendarAt(ctx.deps, ctx.account.pk, from.segment), calendarAt(ctx.deps, ctx.account.pk, to.segment)]);
+  if (!source) return plain(404, 'no such object');
   if (!target) return plain(409, 'no such destination calendar');
-  const found = source ? await findObject(ctx.deps, ctx.account, source, from.name) : { kind: 'none' as const };
-  if (found.kind !== 'here') return plain(404, 'no such object');
-  if (preconditionFails(headers.ifMatch, undefined, found.view)) return plain(412, 'the object changed since (If-Match)');
-  const ownName = taskOfDefaultName(to.name);
-  if (to.name !== found.view.name && ownName !== undefined && ownName !== found.view.task.id) return plain(403, 'names of the form tickler-<number>.ics are the server\'s own: choose another name');
-  const seen = await findObject(ctx.deps, ctx.account, target, to.name);
-  // The moving task itself holding the name (in the calendar it leaves) is no obstacle.
-  const there = seen.kind === 'elsewhere' && seen.taskId === found.view.task.id ? ({ kind: 'none' } as const) : seen;
-  if (there.kind === 'here' && there.view.task.id === found.view.task.id) return { status: 204 };
-  if (there.kind !== 'none' && !headers.overwrite) return plain(412, 'the destination exists (Overwrite: F)');
-  if (there.kind === 'elsewhere') return plain(409, 'another calendar holds a task under the destination name');
-  if (there.kind === 'here') await deleteTasks(ctx.deps, davAuth(ctx), [there.view.task.id]);
-  const view = found.view;
-  const auth = davAuth(ctx);
-  const [result] = await editTasks(ctx.deps, auth, [{ id: view.task.id, folder: target.folder }], {
-    wanted: NO_WANTED,
-    reschedule: false,
-    also: async (tx) => {
-      if (view.name === to.name) return;
-      const row = (await tx.caldav.objectsOf(ctx.account.pk, [view.task.id])).get(view.task.id);
-      await tx.caldav.put(ctx.account.pk, { taskId: view.task.id, name: to.name, uid: view.uid, kept: row?.kept ?? '' });
+  if (to.name !== from.name) return plain(403, 'MOVE keeps an object\'s name: to rename it, PUT it under the new name and DELETE the old');
+  const look = (reader: Repos): Promise<Found> => findObject(reader, ctx.account, source, from.name);
+  return judgedAgain(
+    look,
+    sameFound,
+    async (found, before) => {
+      if (found.kind !== 'here') return plain(404, 'no such object');
+      if (preconditionFails(headers.ifMatch, undefined, found.view)) return plain(412, 'the object changed since (If-Match)');
+      if (source.folder === target.folder) return { status: 204 };
+      const [result] = await editTasks(ctx.deps, davAuth(ctx), [{ id: found.view.task.id, folder: target.folder }], { wanted: NO_WANTED, reschedule: false, before });
+      if (result && 'errorCode' in result && result.errorCode !== 606) return refusedItem(result);
+      return { status: 201 };
     },
-  });
-  if (result && 'errorCode' in result && result.errorCode !== 606) return refusedItem(result);
-  return { status: there.kind === 'here' ? 204 : 201 };
+    ctx.deps.store.read,
+  );
 }

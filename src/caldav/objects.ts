@@ -2,14 +2,20 @@ import ICAL from 'ical.js';
 import type { Deps } from '../deps.js';
 import { calendarObject } from '../ical/vtodo-write.js';
 import { NOTHING_KEPT, type KeptIcal } from '../ical/vtodo-model.js';
-import type { CalendarObject, Task } from '../storage/store.js';
+import type { CalendarObject, Repos, Task } from '../storage/store.js';
 import type { Calendar } from './calendars.js';
 
 /**
  * Calendar objects: a task as a CalDAV client sees it (docs/caldav.md). An object's name and UID
  * are the ones its client chose, kept beside the task (storage/caldav-port.ts); a task no client
  * named has names of Tickler's own. Its ETag is the position of the task's latest change in the
- * account's log (docs/decisions/0023): any change of the task, through any face, changes it.
+ * account's log (docs/decisions/0023), with the account's clock: any change of the task, through
+ * any face, changes it, and so does a change of the clock its times are written in.
+ *
+ * Every read here takes the account's position before the tasks, and no ETag names a position
+ * past it (etagOf's callers): a task changed after that is answered with its body as read and an
+ * ETag older than that body, which costs its client one more fetch. The other way round (an old
+ * body under a new ETag) a client would keep the old body until the task changed again.
  */
 
 export interface AccountView {
@@ -24,7 +30,12 @@ const DEFAULT_NAME = /^tickler-(\d{1,10})\.ics$/;
 
 export const defaultName = (taskId: number): string => `tickler-${taskId}.ics`;
 export const defaultUid = (taskId: number, userid: string): string => `task-${taskId}-${userid}@tickler`;
-export const etagOf = (seq: number): string => `"${seq}"`;
+export const etagOf = (seq: number, offsetMinutes: number): string => `"${seq}.${offsetMinutes}"`;
+
+/** The account's position now: read before the tasks whose ETags it bounds. */
+export async function positionBefore(reader: Repos, account: AccountView): Promise<number> {
+  return (await reader.changes.position(account.pk))?.seq ?? 0;
+}
 
 /** The task a name of Tickler's own names, or undefined. */
 export function taskOfDefaultName(name: string): number | undefined {
@@ -53,12 +64,13 @@ export interface ObjectView {
 }
 
 /**
- * The objects of these tasks, each with its names and ETag, read in three statements whatever
- * their number (their rows, their positions, and their parents' rows for RELATED-TO).
+ * The objects of these tasks, each with its names and ETag, read in two statements whatever
+ * their number (their rows and their positions). `readBefore`: the account's position, read
+ * before the tasks were (positionBefore).
  */
-export async function objectViews(deps: Deps, account: AccountView, tasks: readonly Task[]): Promise<ObjectView[]> {
+export async function objectViews(reader: Repos, account: AccountView, tasks: readonly Task[], readBefore: number): Promise<ObjectView[]> {
   const ids = tasks.map((t) => t.id);
-  const [rows, positions] = await Promise.all([deps.store.read.caldav.objectsOf(account.pk, ids), deps.store.read.changes.taskPositions(account.pk, ids)]);
+  const [rows, positions] = await Promise.all([reader.caldav.objectsOf(account.pk, ids), reader.changes.taskPositions(account.pk, ids)]);
   return tasks.map((task) => {
     const row = rows.get(task.id);
     return {
@@ -66,7 +78,7 @@ export async function objectViews(deps: Deps, account: AccountView, tasks: reado
       row,
       name: row?.name ?? defaultName(task.id),
       uid: row?.uid ?? defaultUid(task.id, account.userid),
-      etag: etagOf(positions.get(task.id) ?? 0),
+      etag: etagOf(Math.min(positions.get(task.id) ?? 0, readBefore), account.offsetMinutes),
     };
   });
 }
@@ -92,40 +104,49 @@ export function componentOf(text: string): ICAL.Component {
   return new ICAL.Component(ICAL.parse(text));
 }
 
-/** Where a name stands in a calendar: the object there, a task of another calendar holding it, or nothing. */
-export type Found = { readonly kind: 'here'; readonly view: ObjectView } | { readonly kind: 'elsewhere'; readonly taskId: number } | { readonly kind: 'none' };
+/** Where a name stands in a calendar: the object there, the object of another calendar holding it, or nothing. */
+export type Found = { readonly kind: 'here' | 'elsewhere'; readonly view: ObjectView } | { readonly kind: 'none' };
 
-export async function findObject(deps: Deps, account: AccountView, calendar: Calendar, name: string): Promise<Found> {
-  const row = await deps.store.read.caldav.byName(account.pk, name);
+/** The object at a name of a calendar, read through `reader` (the store's, or a write's transaction). */
+export async function findObject(reader: Repos, account: AccountView, calendar: Calendar, name: string): Promise<Found> {
+  const readBefore = await positionBefore(reader, account);
+  const row = await reader.caldav.byName(account.pk, name);
   const taskId = row?.taskId ?? taskOfDefaultName(name);
   if (taskId === undefined) return { kind: 'none' };
-  const task = await deps.store.read.tasks.get(account.pk, taskId);
+  const task = await reader.tasks.get(account.pk, taskId);
   if (!task) return { kind: 'none' };
+  const [view] = (await objectViews(reader, account, [task], readBefore)) as [ObjectView];
   // A name of Tickler's own is no longer the task's once a client named it otherwise.
-  if (!row && (await deps.store.read.caldav.objectsOf(account.pk, [taskId])).has(taskId)) return { kind: 'none' };
-  if (task.folder !== calendar.folder) return { kind: 'elsewhere', taskId };
-  const [view] = await objectViews(deps, account, [task]);
-  return { kind: 'here', view: view as ObjectView };
+  if (view.name !== name) return { kind: 'none' };
+  return { kind: task.folder === calendar.folder ? 'here' : 'elsewhere', view };
+}
+
+/** Whether two reads found the same thing at a name: the same object, unchanged, or nothing. */
+export function sameFound(a: Found, b: Found): boolean {
+  if (a.kind === 'none' || b.kind === 'none') return a.kind === b.kind;
+  return a.kind === b.kind && a.view.task.id === b.view.task.id && a.view.etag === b.view.etag;
 }
 
 /**
  * findObject() of many names at once (calendar-multiget): the objects at these names of these
- * calendars, by "segment/name", read in four statements whatever their number.
+ * calendars, by "segment/name", read in five statements whatever their number.
  */
 export async function findObjects(
   deps: Deps,
   account: AccountView,
   asked: ReadonlyArray<{ readonly calendar: Calendar; readonly name: string }>,
 ): Promise<Map<string, ObjectView>> {
-  const rows = await deps.store.read.caldav.byNames(account.pk, [...new Set(asked.map((a) => a.name))]);
+  const reader = deps.store.read;
+  const readBefore = await positionBefore(reader, account);
+  const rows = await reader.caldav.byNames(account.pk, [...new Set(asked.map((a) => a.name))]);
   const ids = new Set<number>();
   for (const { name } of asked) {
     const id = rows.get(name)?.taskId ?? taskOfDefaultName(name);
     if (id !== undefined) ids.add(id);
   }
   if (ids.size === 0) return new Map();
-  const page = await deps.store.read.tasks.page(account.pk, { where: { ids: [...ids] }, start: 0, num: ids.size, withChildren: false });
-  const views = new Map((await objectViews(deps, account, page.tasks)).map((v) => [v.task.id, v]));
+  const page = await reader.tasks.page(account.pk, { where: { ids: [...ids] }, start: 0, num: ids.size, withChildren: false });
+  const views = new Map((await objectViews(reader, account, page.tasks, readBefore)).map((v) => [v.task.id, v]));
   const found = new Map<string, ObjectView>();
   for (const { calendar, name } of asked) {
     const row = rows.get(name);

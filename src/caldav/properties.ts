@@ -66,8 +66,8 @@ export const PROPERTIES: ReadonlyMap<string, Property> = new Map<string, Propert
   [clark(CALDAV, 'supported-calendar-data'), ({ resource: r }) =>
     r.kind === 'calendar' ? el(CALDAV, 'supported-calendar-data', '<c:calendar-data content-type="text/calendar" version="2.0"/>') : undefined],
   [clark(CALDAV, 'max-resource-size'), ({ ctx, resource: r }) => (r.kind === 'calendar' ? el(CALDAV, 'max-resource-size', String(ctx.deps.config.caldavMaxBytes)) : undefined)],
-  [clark(CS, 'getctag'), ({ resource: r, position }) => (r.kind === 'calendar' || r.kind === 'home' ? el(CS, 'getctag', syncToken(position)) : undefined)],
-  [clark(DAV, 'sync-token'), ({ resource: r, position }) => (r.kind === 'calendar' || r.kind === 'home' ? el(DAV, 'sync-token', syncToken(position)) : undefined)],
+  [clark(CS, 'getctag'), ({ ctx, resource: r, position }) => (r.kind === 'calendar' || r.kind === 'home' ? el(CS, 'getctag', syncToken(position, ctx.account.offsetMinutes)) : undefined)],
+  [clark(DAV, 'sync-token'), ({ ctx, resource: r, position }) => (r.kind === 'calendar' || r.kind === 'home' ? el(DAV, 'sync-token', syncToken(position, ctx.account.offsetMinutes)) : undefined)],
   [clark(DAV, 'getetag'), ({ resource: r }) => (r.kind === 'object' ? el(DAV, 'getetag', escapeXml(r.view.etag)) : undefined)],
   [clark(DAV, 'getcontenttype'), ({ resource: r }) => (r.kind === 'object' ? el(DAV, 'getcontenttype', 'text/calendar; charset=utf-8; component=VTODO') : undefined)],
   [clark(DAV, 'getcontentlength'), ({ resource: r, text }) => (r.kind === 'object' ? el(DAV, 'getcontentlength', String(Buffer.byteLength(text()))) : undefined)],

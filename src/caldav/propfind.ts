@@ -31,8 +31,9 @@ function requestOf(body: string): Request | DavAnswer {
 export async function propfind(ctx: DavContext, resource: Resource, depth: '0' | '1', body: string): Promise<DavAnswer> {
   const request = requestOf(body);
   if ('status' in request) return request;
-  const resources = depth === '0' ? [resource] : [resource, ...(await membersOf(ctx, resource))];
+  // The position (a calendar's CTag and sync token) is read before the members it covers.
   const position = (await ctx.deps.store.read.changes.position(ctx.account.pk))?.seq ?? 0;
+  const resources = depth === '0' ? [resource] : [resource, ...(await membersOf(ctx, resource, position))];
   // Calendar data (and sizes) are written only when asked for, for every object at once.
   const wantsText = request.kind === 'prop' && request.names.some((n) => n === `{${CALDAV}}calendar-data` || n === '{DAV:}getcontentlength');
   const objects = resources.flatMap((r) => (r.kind === 'object' ? [r.view] : []));

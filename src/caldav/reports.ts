@@ -1,7 +1,8 @@
 import { listCalendars, type Calendar } from './calendars.js';
-import { plain, positionOfToken, syncToken, XML_TYPE, type DavAnswer, type DavContext, type Resource } from './dav-context.js';
+import { placeOfToken, plain, syncToken, XML_TYPE, type DavAnswer, type DavContext, type Resource } from './dav-context.js';
 import { CALDAV, child, children, clarkOf, DAV, davError, el, escapeXml, multistatus, parseDav, response, type DavElement } from './dav-xml.js';
 import { componentOf, defaultName, findObjects, objectTexts, objectViews, type ObjectView } from './objects.js';
+import type { TokenPlace } from './dav-context.js';
 import { emptyProperty, propertyValue } from './properties.js';
 import { FilterError, passes } from './query-filter.js';
 import { objectsOf } from './resources.js';
@@ -75,32 +76,41 @@ async function query(ctx: DavContext, calendar: Calendar, root: DavElement): Pro
 async function syncCollection(ctx: DavContext, calendar: Calendar, collectionPath: string, root: DavElement): Promise<DavAnswer> {
   const sent = child(root, DAV, 'sync-token')?.text.trim() ?? '';
   const invalid = (): DavAnswer => ({ status: 403, contentType: XML_TYPE, body: davError(DAV, 'valid-sync-token', 'this sync token is not (or no longer) valid: sync again without one') });
-  const position = await ctx.deps.store.read.changes.position(ctx.account.pk);
+  const log = ctx.deps.store.read.changes;
+  const pk = ctx.account.pk;
+  const position = await log.position(pk);
   if (!position) return plain(404, 'no such account');
-  let after = 0;
+  let place: TokenPlace | undefined;
   if (sent !== '') {
-    const at = positionOfToken(sent);
-    if (at === undefined || at > position.seq || at < position.floor) return invalid();
-    after = at;
+    place = placeOfToken(sent);
+    // Removals it needs forgotten, or a position past the log's (another history of the account).
+    if (place === undefined || place.needsAfter > position.seq || place.needsAfter < position.floor) return invalid();
   }
   const limitText = child(child(root, DAV, 'limit'), DAV, 'nresults')?.text.trim();
   const limit = limitText !== undefined && /^\d+$/.test(limitText) ? Math.max(1, Number(limitText)) : Number.MAX_SAFE_INTEGER;
   const names = propNames(root);
   let changed: Array<{ readonly id: number; readonly seq: number; readonly gone: boolean }>;
-  if (sent === '') {
+  if (place === undefined) {
     // The first sync: every member, no removed ones (RFC 6578 3.4).
-    changed = (await ctx.deps.store.read.changes.folderMembers(ctx.account.pk, calendar.folder)).map((m) => ({ ...m, gone: false }));
-    changed.sort((a, b) => a.seq - b.seq);
+    changed = (await log.folderMembers(pk, calendar.folder)).map((m) => ({ ...m, gone: false }));
   } else {
-    const since = await ctx.deps.store.read.changes.folderSince(ctx.account.pk, calendar.folder, after, position.seq);
-    changed = [...since.members.map((m) => ({ ...m, gone: false })), ...since.left.map((m) => ({ ...m, gone: true }))].sort((a, b) => a.seq - b.seq);
+    const since = await log.folderSince(pk, calendar.folder, place.seq, position.seq);
+    // The hourly prune may have committed between the two reads, taking removals this answer needs.
+    if (place.needsAfter < ((await log.position(pk))?.floor ?? 0)) return invalid();
+    // A token of another clock: every member is changed, its times written anew in this one.
+    const members = place.offsetMinutes === ctx.account.offsetMinutes ? since.members : await log.folderMembers(pk, calendar.folder);
+    changed = [...members.map((m) => ({ ...m, gone: false })), ...since.left.map((m) => ({ ...m, gone: true }))];
   }
+  // By position: a truncated answer's token is its last change's, and every change it left out is after it.
+  changed.sort((a, b) => a.seq - b.seq);
   const truncated = changed.length > limit;
   const shown = truncated ? changed.slice(0, limit) : changed;
-  const token = truncated ? (shown[shown.length - 1]?.seq ?? after) : position.seq;
+  const tokenSeq = truncated ? (shown[shown.length - 1] as { seq: number }).seq : position.seq;
+  // A first sync's truncated answers carry where it started until they reach it (dav-context.ts).
+  const start = place === undefined ? position.seq : place.needsAfter;
   const liveIds = shown.filter((c) => !c.gone).map((c) => c.id);
   const tasks = liveIds.length === 0 ? [] : (await ctx.deps.store.read.tasks.page(ctx.account.pk, { where: { ids: liveIds }, start: 0, num: liveIds.length, withChildren: false })).tasks;
-  const views = await objectViews(ctx.deps, ctx.account, tasks);
+  const views = await objectViews(ctx.deps.store.read, ctx.account, tasks, position.seq);
   const live: ObjectResource[] = views
     .filter((v: ObjectView) => v.task.folder === calendar.folder)
     .map((view) => ({ kind: 'object', path: ctx.paths.object(ctx.account.userid, calendar.segment, view.name), calendar, view }));
@@ -110,7 +120,7 @@ async function syncCollection(ctx: DavContext, calendar: Calendar, collectionPat
   const rows = await ctx.deps.store.read.caldav.objectsOf(ctx.account.pk, goneIds);
   const removed = goneIds.map((id) => response(ctx.paths.object(ctx.account.userid, calendar.segment, rows.get(id)?.name ?? defaultName(id)), 404));
   const more = truncated ? [response(collectionPath, 507)] : [];
-  const tail = el(DAV, 'sync-token', escapeXml(syncToken(token)));
+  const tail = el(DAV, 'sync-token', escapeXml(syncToken(tokenSeq, ctx.account.offsetMinutes, start)));
   return { status: 207, contentType: XML_TYPE, body: multistatus([...(await objectResponses(ctx, live, names)), ...removed, ...more], tail) };
 }
 

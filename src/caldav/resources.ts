@@ -2,7 +2,7 @@ import type { Task } from '../storage/store.js';
 import { calendarAt, listCalendars, type Calendar } from './calendars.js';
 import type { DavContext, Resource } from './dav-context.js';
 import type { DavTarget } from './dav-paths.js';
-import { findObject, objectViews, type ObjectView } from './objects.js';
+import { findObject, objectViews, positionBefore, type ObjectView } from './objects.js';
 
 /**
  * The resource a path names, for the signed-in account only: another account's paths are not
@@ -28,7 +28,7 @@ export async function resolve(ctx: DavContext, target: DavTarget, path: string):
     case 'object': {
       const calendar = own(target.userid) ? await calendarAt(ctx.deps, ctx.account.pk, target.segment) : undefined;
       if (!calendar) return { missing: 'collection' };
-      const found = await findObject(ctx.deps, ctx.account, calendar, target.name);
+      const found = await findObject(ctx.deps.store.read, ctx.account, calendar, target.name);
       return found.kind === 'here' ? { found: { kind: 'object', path, calendar, view: found.view } } : { missing: 'resource' };
     }
     default:
@@ -47,18 +47,19 @@ export async function tasksOf(ctx: DavContext, calendar: Calendar): Promise<Task
   return [...page.tasks];
 }
 
-/** A calendar's objects, as resources. */
-export async function objectsOf(ctx: DavContext, calendar: Calendar, tasks?: readonly Task[]): Promise<Array<Resource & { kind: 'object' }>> {
-  const views: ObjectView[] = await objectViews(ctx.deps, ctx.account, tasks ?? (await tasksOf(ctx, calendar)));
+/** A calendar's objects, as resources. `readBefore`: the account's position, when the caller read it already. */
+export async function objectsOf(ctx: DavContext, calendar: Calendar, readBefore?: number): Promise<Array<Resource & { kind: 'object' }>> {
+  const before = readBefore ?? (await positionBefore(ctx.deps.store.read, ctx.account));
+  const views: ObjectView[] = await objectViews(ctx.deps.store.read, ctx.account, await tasksOf(ctx, calendar), before);
   return views.map((view) => ({ kind: 'object', path: ctx.paths.object(ctx.account.userid, calendar.segment, view.name), calendar, view }));
 }
 
-/** What a Depth: 1 request lists under a resource. */
-export async function membersOf(ctx: DavContext, r: Resource): Promise<Resource[]> {
+/** What a Depth: 1 request lists under a resource; `readBefore` as objectsOf's. */
+export async function membersOf(ctx: DavContext, r: Resource, readBefore: number): Promise<Resource[]> {
   if (r.kind === 'home') {
     return (await listCalendars(ctx.deps, ctx.account.pk)).map((calendar) => ({ kind: 'calendar', path: ctx.paths.calendar(ctx.account.userid, calendar.segment), calendar }));
   }
-  if (r.kind === 'calendar') return objectsOf(ctx, r.calendar);
+  if (r.kind === 'calendar') return objectsOf(ctx, r.calendar, readBefore);
   if (r.kind === 'principals') return [{ kind: 'principal', path: ctx.paths.principal(ctx.account.userid) }];
   return [];
 }

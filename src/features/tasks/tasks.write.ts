@@ -33,7 +33,12 @@ export interface Wanted {
  * may reach in one order, by key, before anything else: two calls of two participants then never
  * wait on each other in a cycle (which PostgreSQL would end as a deadlock).
  */
-export async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: WriteContext) => Promise<T>, options: { partners?: boolean; ids?: IdBlock } = {}): Promise<T> {
+export async function writeCall<T>(
+  deps: Deps,
+  auth: AuthContext,
+  each: (ctx: WriteContext) => Promise<T>,
+  options: { partners?: boolean; ids?: IdBlock; before?: BeforeWrite | undefined } = {},
+): Promise<T> {
   return deps.store.transaction(async (inner) => {
     const calls = new CallRepos(inner, auth.userPk);
     const tx = calls.tx;
@@ -43,6 +48,7 @@ export async function writeCall<T>(deps: Deps, auth: AuthContext, each: (ctx: Wr
     const { now, account, taken } = await lockAccount(deps, tx, auth.userPk, options.ids);
     for (const pk of partners) if (pk > auth.userPk) await others.lock(pk);
     others.lockedAlready([auth.userPk]);
+    if (options.before) await options.before(tx);
     const result = await each({
       tx,
       prefetch: async (ids, metaIds = []) => {
@@ -131,7 +137,22 @@ function refOf(item: unknown): string | number | undefined {
  */
 export type AlsoWrite<R> = (tx: Repos, results: readonly R[]) => Promise<void>;
 
-export async function addTasks(deps: Deps, auth: AuthContext, items: readonly unknown[], wanted: Wanted, also?: AlsoWrite<WriteResult>): Promise<WriteResult[]> {
+/**
+ * What a caller of another protocol checks in the call's transaction, with the account locked and
+ * before anything is written (CalDAV: that the object is still as the request found it, for its
+ * If-Match). It throws to write nothing: the transaction is rolled back and the error reaches the
+ * caller.
+ */
+export type BeforeWrite = (tx: Repos) => Promise<void>;
+
+/** The hooks of another protocol's write (CalDAV's): checked before, written beside. */
+export interface WriteHooks<R> {
+  readonly before?: BeforeWrite | undefined;
+  readonly also?: AlsoWrite<R> | undefined;
+}
+
+export async function addTasks(deps: Deps, auth: AuthContext, items: readonly unknown[], wanted: Wanted, hooks: WriteHooks<WriteResult> = {}): Promise<WriteResult[]> {
+  const { also } = hooks;
   // The call's ids come with its lock, one for each item; those of refused items go back.
   const ids = items.length > 0 ? { kind: 'task' as const, count: items.length } : undefined;
   const add = async (ctx: WriteContext): Promise<WriteResult[]> => {
@@ -149,7 +170,7 @@ export async function addTasks(deps: Deps, auth: AuthContext, items: readonly un
     if (also) await also(ctx.tx, results);
     return results;
   };
-  return writeCall(deps, auth, add, ids && { ids });
+  return writeCall(deps, auth, add, { ...(ids && { ids }), before: hooks.before });
 }
 
 /** What an add item will write: its fields, and the records it links (attach, an addition). */
@@ -260,7 +281,7 @@ export async function editTasks(
   deps: Deps,
   auth: AuthContext,
   items: readonly unknown[],
-  options: { wanted: Wanted; reschedule: boolean; also?: AlsoWrite<WriteResult> },
+  options: { wanted: Wanted; reschedule: boolean } & WriteHooks<WriteResult>,
 ): Promise<WriteResult[]> {
   return writeCall(deps, auth, async (ctx) => {
     await ctx.prefetch?.(
@@ -275,7 +296,7 @@ export async function editTasks(
     const results = edited.map((e): WriteResult => ('errorCode' in e ? e : { task: shown[next++] as ListedTask }));
     if (options.also) await options.also(ctx.tx, results);
     return results;
-  }, { partners: true });
+  }, { partners: true, before: options.before });
 }
 
 /** The id an item names, when it names one: for prefetching (readId judges it). */
@@ -345,7 +366,7 @@ async function editOne(
   return { task: next, meta };
 }
 
-export async function deleteTasks(deps: Deps, auth: AuthContext, items: readonly unknown[]): Promise<Array<{ id: number } | ItemError>> {
+export async function deleteTasks(deps: Deps, auth: AuthContext, items: readonly unknown[], hooks: { before?: BeforeWrite } = {}): Promise<Array<{ id: number } | ItemError>> {
   return writeCall(deps, auth, async (ctx) => {
     const pk = ctx.account.pk;
     // Ids arrive as numbers or strings; some clients send {id} objects.
@@ -391,5 +412,5 @@ export async function deleteTasks(deps: Deps, auth: AuthContext, items: readonly
     // written, then deleted).
     if (gone.length > 0) await ctx.tx.tasks.remove(pk, gone, await deleteStamp(ctx));
     return results;
-  }, { partners: true });
+  }, { partners: true, before: hooks.before });
 }
