@@ -26,6 +26,8 @@ export function changesRoutes(app: FastifyInstance, deps: Deps): void {
       const reply = request.raw.socket;
       const onClose = (): void => gone.abort();
       reply?.once('close', onClose);
+      // Gone before the body was read: the listener above will never hear it.
+      if (reply?.destroyed === true) gone.abort();
       try {
         const page = await readChanges(deps, auth, { cursor: p.text('cursor'), num, wait, form, signal: gone.signal });
         return feedBody(page, form);
