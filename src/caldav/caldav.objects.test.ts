@@ -128,6 +128,18 @@ describe('CalDAV: objects are tasks', () => {
     assert.ok(gone.some((g) => g.id === id));
   });
 
+  it('a task whose text holds control characters is listed as well-formed XML, its VTODO without them', async () => {
+    const [t] = (await tasksCall(ctx, token, 'add', [{ title: 'bell\u0007 vt\u000b', note: 'one\u0001\ttwo' }])).json<Array<{ id: number }>>();
+    const res = await dav(ctx, user, 'PROPFIND', `${user.home}tasks/`, PROPFIND('<d:getetag/><c:calendar-data/>'), { depth: '1' });
+    assert.equal(res.statusCode, 207);
+    const listed = multistatusOf(res).responses.find((r) => r.href.endsWith(`/tickler-${t?.id}.ics`));
+    const data = String(listed?.props['calendar-data']);
+    assert.match(data, /\r\nSUMMARY:bell vt\r\n/, 'RFC 5545 TEXT holds no control characters but HTAB');
+    assert.match(data, /\r\nDESCRIPTION:one\ttwo\r\n/);
+    const got = await dav(ctx, user, 'GET', `${user.home}tasks/tickler-${t?.id}.ics`);
+    assert.doesNotMatch(got.body, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/);
+  });
+
   it('a subtask\'s RELATED-TO names its parent by UID, both ways', async () => {
     await dav(ctx, user, 'PUT', `${user.home}tasks/parent.ics`, vtodo('parent-uid', 'SUMMARY:Trip'));
     await dav(ctx, user, 'PUT', `${user.home}tasks/child.ics`, vtodo('child-uid', 'SUMMARY:Pack', 'RELATED-TO;RELTYPE=PARENT:parent-uid'));

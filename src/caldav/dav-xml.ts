@@ -1,4 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { escapeAttr, escapeText } from '../http/xml.js';
 
 /**
  * WebDAV's XML (RFC 4918), read with its namespaces resolved and written with fixed prefixes.
@@ -106,26 +107,28 @@ export function children(e: DavElement | undefined, ns: string, name: string): D
   return e?.children.filter((c) => c.ns === ns && c.name === name) ?? [];
 }
 
-export function escapeXml(s: string): string {
-  if (!/[&<>"]/.test(s)) return s;
-  return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
-}
+/**
+ * Text as XML character data: the one rule of src/http/xml.ts (special characters escaped, CR as a
+ * reference so that calendar data keeps its CRLF, characters XML 1.0 forbids left out: a task's
+ * text may hold them, and one would make a client drop the whole answer).
+ */
+export const escapeXml = (s: string): string => escapeText(s);
 
 /** An element of a known namespace, with its content already written (or empty). */
 export function el(ns: string, name: string, content = ''): string {
   const p = PREFIX[ns];
   const tag = p ? `${p}:${name}` : name;
-  const decl = p ? '' : ` xmlns="${escapeXml(ns)}"`;
+  const decl = p ? '' : ` xmlns="${escapeAttr(ns)}"`;
   return content === '' ? `<${tag}${decl}/>` : `<${tag}${decl}>${content}</${tag}>`;
 }
 
 /** An element as a client sent it (a dead property), written back with its namespaces declared. */
 export function writeElement(e: DavElement): string {
   const attrs = Object.entries(e.attrs)
-    .map(([k, v]) => ` ${k}="${escapeXml(v)}"`)
+    .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
     .join('');
   const inner = escapeXml(e.text) + e.children.map(writeElement).join('');
-  const open = `<${e.name} xmlns="${escapeXml(e.ns)}"${attrs}`;
+  const open = `<${e.name} xmlns="${escapeAttr(e.ns)}"${attrs}`;
   return inner === '' ? `${open}/>` : `${open}>${inner}</${e.name}>`;
 }
 

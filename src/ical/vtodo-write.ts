@@ -2,6 +2,7 @@ import ICAL from 'ical.js';
 import { BoundedMap } from '../lib/bounded-map.js';
 import { civilFromDays } from '../repeat/calendar.js';
 import type { Task } from '../storage/store.js';
+import { icalText, xValue } from './ical-text.js';
 import { dayOf, momentOf, wallText, type ClockDay } from './times.js';
 import { ICAL_PRIORITY, type KeptIcal, type TicklerField } from './vtodo-model.js';
 
@@ -54,22 +55,6 @@ export function rruleOf(repeat: string): string | undefined {
   }
   RULES.set(repeat, out);
   return out ?? undefined;
-}
-
-/** RFC 5545 3.3.11: a TEXT value. */
-function text(s: string): string {
-  // Most text needs nothing: tested before it is rewritten (a calendar-multiget writes thousands).
-  if (!/[\\;,\r\n]/.test(s)) return s;
-  return s.replace(/\r\n?/g, '\n').replace(/[\\;,\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
-}
-
-/**
- * The value of an X- property: ical.js (and most readers) take an unknown property's value as it
- * stands, without unescaping, so only what would break the line goes (a repeat holds no line break
- * a rule could mean).
- */
-function xText(s: string): string {
-  return s.replace(/[\r\n]+/g, ' ');
 }
 
 /** RFC 5545 3.1: a content line folded at 75 octets, never inside a character. */
@@ -157,11 +142,11 @@ const TICKLER_VALUES: ReadonlyArray<readonly [TicklerField, (t: Task) => number]
 /** The VTODO's content lines, BEGIN and END included, unfolded. */
 function vtodoLines(t: Task, ctx: WriteContext): string[] {
   const offset = ctx.offsetMinutes;
-  const lines = ['BEGIN:VTODO', `UID:${text(ctx.uid)}`, `DTSTAMP:${utc(t.modified)}`];
+  const lines = ['BEGIN:VTODO', `UID:${icalText(ctx.uid)}`, `DTSTAMP:${utc(t.modified)}`];
   // CREATED is never later than LAST-MODIFIED: an added date is a day, kept at noon, which may be
   // later that day than the task's last change (a task imported without its added date).
-  lines.push(`CREATED:${utc(t.added === 0 ? t.modified : Math.min(t.added, t.modified))}`, `LAST-MODIFIED:${utc(t.modified)}`, `SUMMARY:${text(t.title)}`);
-  if (t.note !== '') lines.push(`DESCRIPTION:${text(t.note)}`);
+  lines.push(`CREATED:${utc(t.added === 0 ? t.modified : Math.min(t.added, t.modified))}`, `LAST-MODIFIED:${utc(t.modified)}`, `SUMMARY:${icalText(t.title)}`);
+  if (t.note !== '') lines.push(`DESCRIPTION:${icalText(t.note)}`);
   const due = t.duedate === 0 ? undefined : { day: dayOf(t.duedate), time: t.duetime };
   const start = t.startdate === 0 ? undefined : { day: dayOf(t.startdate), time: t.starttime };
   const dueAt = due && (due.time === null ? due.day * 86400 + 86399 - offset * 60 : momentOf(due.day, due.time, offset));
@@ -174,7 +159,7 @@ function vtodoLines(t: Task, ctx: WriteContext): string[] {
   const rule = rruleOf(t.repeat);
   if (rule) lines.push(`RRULE:${rule}`);
   // The repeat as v3 holds it, whenever RRULE cannot say all of it (FROMCOMP, FASTFORWARD, PARENT, a rule it cannot hold).
-  if (t.repeat !== '' && rule !== t.repeat) lines.push(`X-TICKLER-REPEAT:${xText(t.repeat)}`);
+  if (t.repeat !== '' && rule !== t.repeat) lines.push(`X-TICKLER-REPEAT:${xValue(t.repeat)}`);
   if (t.completed !== 0) {
     // The completed day, at noon in the account's clock: read back, it is the same day.
     lines.push('STATUS:COMPLETED', `COMPLETED:${utc(momentOf(dayOf(t.completed), 43200, offset))}`);
@@ -182,8 +167,8 @@ function vtodoLines(t: Task, ctx: WriteContext): string[] {
   const priority = ICAL_PRIORITY[t.priority] ?? 0;
   if (priority !== 0) lines.push(`PRIORITY:${priority}`);
   const categories = [...(t.tag === '' ? [] : t.tag.split(', ')), ...(ctx.moreCategories ?? [])];
-  if (categories.length > 0) lines.push(`CATEGORIES:${categories.map(text).join(',')}`);
-  if (ctx.parentUid !== undefined) lines.push(`RELATED-TO;RELTYPE=PARENT:${text(ctx.parentUid)}`);
+  if (categories.length > 0) lines.push(`CATEGORIES:${categories.map(icalText).join(',')}`);
+  if (ctx.parentUid !== undefined) lines.push(`RELATED-TO;RELTYPE=PARENT:${icalText(ctx.parentUid)}`);
   for (const [field, value] of TICKLER_VALUES) {
     const v = value(t);
     if (v !== 0) lines.push(`X-TICKLER-${field.toUpperCase()}:${v}`);
@@ -191,7 +176,7 @@ function vtodoLines(t: Task, ctx: WriteContext): string[] {
   for (const prop of ctx.kept.props) lines.push(ICAL.stringify.property(prop as unknown[], ICAL.design.icalendar, true));
   if (t.remind > 0) {
     // Relative to DUE (RELATED=END of a VTODO): moving the due date moves the reminder.
-    if (due) lines.push('BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${text(t.title)}`, `TRIGGER;RELATED=END:${before(t.remind)}`, 'END:VALARM');
+    if (due) lines.push('BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${icalText(t.title)}`, `TRIGGER;RELATED=END:${before(t.remind)}`, 'END:VALARM');
     else lines.push(`X-TICKLER-REMIND:${t.remind}`);
   }
   for (const comp of ctx.kept.comps) lines.push(...new ICAL.Component(comp as unknown[]).toString().split('\r\n'));
