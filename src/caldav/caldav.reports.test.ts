@@ -92,4 +92,44 @@ describe('CalDAV: reports', () => {
     const listing = multistatusOf(await dav(ctx, user, 'PROPFIND', cal, '<d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>', { depth: '1' }));
     assert.ok(listing.responses.some((x) => x.href === `${cal}m%40phone.ics`), 'hrefs written with %40');
   });
+
+  it('a property asked for twice is answered once; more than 64 distinct ones are refused with 400, by PROPFIND and every report', async () => {
+    await dav(ctx, user, 'PUT', `${cal}p1.ics`, vtodo('p1', 'SUMMARY:Once'));
+    const count = (body: string, s: string): number => body.split(s).length - 1;
+    const repeated = '<c:calendar-data/><d:getetag/>'.repeat(50);
+    const listing = await dav(ctx, user, 'PROPFIND', cal, `<d:propfind xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop>${repeated}</d:prop></d:propfind>`, { depth: '1' });
+    const objects = multistatusOf(listing).responses.filter((r) => r.href !== cal).length;
+    assert.ok(objects > 0);
+    assert.equal(count(listing.body, 'SUMMARY:'), objects, 'each object written once, however often it was asked for');
+    assert.equal(count(listing.body, '<d:getetag>'), objects);
+    const multiget = await dav(ctx, user, 'REPORT', cal, `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop>${repeated}</d:prop><d:href>${cal}p1.ics</d:href></c:calendar-multiget>`);
+    assert.equal(count(multiget.body, 'SUMMARY:Once'), 1);
+
+    const names = (n: number): string => Array.from({ length: n }, (_, i) => `<x:p${i}/>`).join('');
+    const propfind = (n: number): Promise<number> =>
+      dav(ctx, user, 'PROPFIND', cal, `<d:propfind xmlns:d="DAV:" xmlns:x="urn:example:props"><d:prop>${names(n)}${names(n)}</d:prop></d:propfind>`, { depth: '0' }).then((r) => r.statusCode);
+    assert.equal(await propfind(64), 207, '64 distinct names, each sent twice');
+    assert.equal(await propfind(65), 400);
+    const reports = [
+      `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:x="urn:example:props"><d:prop>${names(65)}</d:prop><d:href>${cal}p1.ics</d:href></c:calendar-multiget>`,
+      `<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:x="urn:example:props"><d:prop>${names(65)}</d:prop><c:filter><c:comp-filter name="VCALENDAR"/></c:filter></c:calendar-query>`,
+      `<d:sync-collection xmlns:d="DAV:" xmlns:x="urn:example:props"><d:sync-token/><d:sync-level>1</d:sync-level><d:prop>${names(65)}</d:prop></d:sync-collection>`,
+    ];
+    for (const body of reports) {
+      const res = await dav(ctx, user, 'REPORT', cal, body);
+      assert.equal(res.statusCode, 400, body.slice(0, 40));
+      assert.match(res.body, /64/);
+    }
+  });
+
+  it('calendar-multiget of more than 1,000 hrefs is refused with 507 and DAV:number-of-matches-within-limits; 1,000 are answered', async () => {
+    const multiget = (n: number): ReturnType<typeof dav> =>
+      dav(ctx, user, 'REPORT', cal, `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop>${Array.from({ length: n }, (_, i) => `<d:href>${cal}n${i}.ics</d:href>`).join('')}</c:calendar-multiget>`);
+    const most = await multiget(1000);
+    assert.equal(most.statusCode, 207);
+    assert.equal(multistatusOf(most).responses.length, 1000);
+    const over = await multiget(1001);
+    assert.equal(over.statusCode, 507);
+    assert.match(over.body, /<d:number-of-matches-within-limits\/>/);
+  });
 });

@@ -1,4 +1,4 @@
-import { allPropNames, emptyProperty, propertyValue, type PropertyInput } from './properties.js';
+import { allPropNames, askedNames, emptyProperty, propertyValue, tooManyProperties, type PropertyInput } from './properties.js';
 import { CALDAV, child, clarkOf, DAV, multistatus, parseDav, response, type DavElement } from './dav-xml.js';
 import { plain, XML_TYPE, type DavAnswer, type DavContext, type Resource } from './dav-context.js';
 import { membersOf } from './resources.js';
@@ -23,7 +23,11 @@ function requestOf(body: string): Request | DavAnswer {
   }
   if (clarkOf(root) !== '{DAV:}propfind') return plain(400, 'a PROPFIND body is a DAV:propfind element');
   const prop = child(root, DAV, 'prop');
-  if (prop) return { kind: 'prop', names: prop.children.map(clarkOf) };
+  if (prop) {
+    // Each name once (a name sent twice would write its value twice), and only so many.
+    const names = askedNames(prop);
+    return tooManyProperties(names) ?? { kind: 'prop', names };
+  }
   if (child(root, DAV, 'propname')) return { kind: 'propname' };
   return { kind: 'allprop' };
 }
