@@ -127,6 +127,22 @@ describe('CalDAV: discovery, sign-in and calendars', () => {
     assert.equal((await dav(ctx, user, 'DELETE', `${user.home}tasks/`)).statusCode, 403, 'the calendar of tasks without a folder stays');
   });
 
+  it('character references in a request are read as the characters they stand for; an unknown entity is refused as not XML', async () => {
+    const mk = (segment: string, name: string): ReturnType<typeof dav> =>
+      dav(ctx, user, 'MKCALENDAR', `${user.home}${segment}/`, `<c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:displayname>${name}</d:displayname></d:prop></d:set></c:mkcalendar>`);
+    assert.equal((await mk('cafe', 'Caf&#233; &amp; Bar &#x2615;')).statusCode, 201);
+    const { token } = await signIn(ctx, { account: user.account });
+    const names = (await api(ctx, token, '/3/folders/get.php')).json<Array<{ name: string }>>().map((f) => f.name);
+    assert.ok(names.includes('Café & Bar ☕'), names.join(' | '));
+    const listed = await dav(ctx, user, 'PROPFIND', `${user.home}cafe/`, PROPFIND('<d:displayname/>'), { depth: '0' });
+    assert.equal(multistatusOf(listed).responses[0]?.props['displayname'], 'Café & Bar ☕');
+    assert.match(listed.body, /Café &amp; Bar/, 'written back once escaped, not as &amp;#233;');
+    for (const bad of ['Caf&eacute;', 'a &foo; b', 'nul &#0;', 'big &#x110000;']) {
+      const res = await mk('refused', bad);
+      assert.equal(res.statusCode, 400, bad);
+    }
+  });
+
   it('another account\'s addresses are not found', async () => {
     const other = await createAccount(ctx);
     for (const path of [`/dav/principals/${other.userid}/`, `/dav/calendars/${other.userid}/`, `/dav/calendars/${other.userid}/tasks/`]) {
