@@ -109,6 +109,25 @@ describe('CalDAV: objects are tasks', () => {
     assert.equal(await count(), before + 1, 'only the first object made a task');
   });
 
+  it('refuses values iCalendar cannot read (ical.js reads them lazily) with 400 valid-calendar-data, before anything is stored', async () => {
+    const before = (await v3Tasks()).length;
+    const hostile: ReadonlyArray<readonly string[]> = [
+      ['DUE:abc'],
+      ['COMPLETED:zzz'],
+      ['RRULE:FREQ=DAILY;UNTIL=xyz'],
+      ['DUE:20270101T100000Z', 'BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER:garbage', 'END:VALARM'],
+      ['DUE:20270101T100000Z', 'BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER;VALUE=DATE-TIME:garbage', 'END:VALARM'],
+      ['DTSTART:20270101T100000Z', 'DURATION:PXYZ'],
+      ['EXDATE:garbage'],
+    ];
+    for (const [i, lines] of hostile.entries()) {
+      const res = await dav(ctx, user, 'PUT', `${user.home}tasks/hostile-${i}.ics`, vtodo(`hostile-${i}`, 'SUMMARY:Hostile', ...lines));
+      assert.equal(res.statusCode, 400, `${lines.join(' ')}: ${res.body}`);
+      assert.match(res.body, /valid-calendar-data/);
+    }
+    assert.equal((await v3Tasks()).length, before);
+  });
+
   it('DELETE deletes the task (a tombstone in tasks/deleted), MOVE moves it to another folder', async () => {
     await api(ctx, token, '/3/folders/add.php', { name: 'Garden' });
     const cals = multistatusOf(await dav(ctx, user, 'PROPFIND', user.home, PROPFIND('<d:displayname/>'), { depth: '1' })).responses;

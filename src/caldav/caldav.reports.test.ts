@@ -81,6 +81,25 @@ describe('CalDAV: reports', () => {
     assert.match(String(withData.responses[0]?.props['calendar-data']), /SUMMARY:Open one/);
   });
 
+  it('calendar-query answers 207 when an object keeps a value that cannot be read (kept before such values were refused): it counts as no value', async () => {
+    const cal = `${user.home}kept-garbage/`;
+    assert.equal((await dav(ctx, user, 'MKCALENDAR', cal)).statusCode, 201);
+    await dav(ctx, user, 'PUT', `${cal}g.ics`, vtodo('g-1', 'SUMMARY:Garbage kept', 'DTSTART:20270310T100000Z'));
+    const row = await ctx.deps.store.read.caldav.byName(user.account.pk, 'g.ics');
+    assert.ok(row);
+    // What a PUT stored before values were read up front: a DURATION no one can read, and a TRIGGER.
+    const kept = { props: [['duration', {}, 'duration', 'PXYZ']], comps: [['valarm', [['action', {}, 'text', 'DISPLAY'], ['trigger', {}, 'duration', 'garbage']], []]], calendar: [] };
+    await ctx.deps.store.transaction((tx) => tx.caldav.put(user.account.pk, { ...row, kept: JSON.stringify(kept) }));
+    const query = async (filter: string): Promise<{ status: number; hrefs: string[] }> => {
+      const res = await dav(ctx, user, 'REPORT', cal, `<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO">${filter}</c:comp-filter></c:comp-filter></c:filter></c:calendar-query>`);
+      return { status: res.statusCode, hrefs: res.statusCode === 207 ? multistatusOf(res).responses.map((r) => r.href.split('/').pop() as string) : [] };
+    };
+    // DTSTART alone decides once DURATION cannot be read (RFC 4791 9.9).
+    assert.deepEqual(await query('<c:time-range start="20270301T000000Z" end="20270401T000000Z"/>'), { status: 207, hrefs: ['g.ics'] });
+    assert.deepEqual(await query('<c:prop-filter name="DURATION"><c:text-match>P</c:text-match></c:prop-filter>'), { status: 207, hrefs: [] });
+    assert.deepEqual(await query('<c:comp-filter name="VALARM"><c:prop-filter name="TRIGGER"><c:text-match>g</c:text-match></c:prop-filter></c:comp-filter>'), { status: 207, hrefs: [] });
+  });
+
   it('calendar-multiget: every href answered, the ones not there with 404; raw @ and %40 alike', async () => {
     await dav(ctx, user, 'PUT', `${cal}m%40phone.ics`, vtodo('m@phone', 'SUMMARY:Multi'));
     const res = await dav(ctx, user, 'REPORT', cal, `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop><d:href>${cal}m@phone.ics</d:href><d:href>${cal}m%40phone.ics</d:href><d:href>${cal}missing.ics</d:href></c:calendar-multiget>`);

@@ -87,9 +87,31 @@ function parseCalendar(body: string): ICAL.Component | ReadProblem {
   return new ICAL.Component(jcal);
 }
 
-export function readCalendarObject(body: string, offsetMinutes: number): { readonly ok: TodoFields } | { readonly problem: ReadProblem } {
+/**
+ * Every value of a component and its subcomponents decoded once. ical.js parses a value's text only
+ * when it is first read, and throws on one it cannot read (`DUE:abc`, `DURATION:PXYZ`, a TRIGGER of
+ * garbage): read here, such a value is refused with the object, rather than failing this read
+ * later, or kept and failing every later reader of the object (calendar-query's filters).
+ */
+function decodeAll(c: ICAL.Component): void {
+  for (const p of c.getAllProperties()) p.getValues();
+  for (const sub of c.getAllSubcomponents()) decodeAll(sub);
+}
+
+type ReadResult = { readonly ok: TodoFields } | { readonly problem: ReadProblem };
+
+export function readCalendarObject(body: string, offsetMinutes: number): ReadResult {
   const cal = parseCalendar(body);
   if (!(cal instanceof ICAL.Component)) return { problem: cal };
+  try {
+    return readTodo(cal, offsetMinutes);
+  } catch (err) {
+    // ical.js throws plain errors from its value parsers: any of them is a value that is not iCalendar.
+    return { problem: { kind: 'calendar-data', desc: `a value cannot be read: ${(err as Error).message}` } };
+  }
+}
+
+function readTodo(cal: ICAL.Component, offsetMinutes: number): ReadResult {
   const components = cal.getAllSubcomponents();
   const other = components.find((c) => c.name !== 'vtodo' && c.name !== 'vtimezone');
   if (other) return { problem: { kind: 'component', desc: `this calendar holds tasks (VTODO) only, not ${other.name.toUpperCase()}` } };
@@ -101,6 +123,7 @@ export function readCalendarObject(body: string, offsetMinutes: number): { reado
   if (todos.some((t) => text(t, 'uid')?.trim() !== uid)) return { problem: { kind: 'object', desc: 'every VTODO of one object must have the same UID' } };
   const title = text(master, 'summary')?.trim() ?? '';
   if (title === '') return { problem: { kind: 'object', desc: 'a task needs a SUMMARY (its title)' } };
+  decodeAll(cal);
 
   const status = text(master, 'status')?.toUpperCase();
   const completedAt = timeOf(master, 'completed', offsetMinutes);

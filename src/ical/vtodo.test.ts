@@ -215,4 +215,22 @@ describe('the VTODO mapping', () => {
     assert.equal(problem(calendar('BEGIN:VTODO', 'UID:a', 'END:VTODO')), 'object');
     assert.equal(problem(calendar('BEGIN:VTODO', 'UID:a', 'SUMMARY:x', 'END:VTODO', 'BEGIN:VTODO', 'UID:b', 'SUMMARY:y', 'END:VTODO')), 'object');
   });
+
+  it('refuses values it cannot read as not iCalendar, modelled and kept ones alike, in the VTODO, its alarms, its overrides and its zones', () => {
+    const problem = (body: string): string => {
+      const r = readCalendarObject(body, 0);
+      return 'problem' in r ? r.problem.kind : 'ok';
+    };
+    const alarm = (trigger: string): string[] => ['BEGIN:VALARM', 'ACTION:DISPLAY', trigger, 'END:VALARM'];
+    for (const lines of [
+      ['DUE:abc'], ['DTSTART;VALUE=DATE:2027'], ['COMPLETED:zzz'], ['RRULE:FREQ=DAILY;UNTIL=xyz'],
+      ['DTSTART:20270101T100000Z', 'DURATION:PXYZ'], ['EXDATE:garbage'], ['X-OTHER;VALUE=DATE-TIME:never'],
+      ['DUE:20270101T100000Z', ...alarm('TRIGGER:garbage')], ['DUE:20270101T100000Z', ...alarm('TRIGGER;VALUE=DATE-TIME:garbage')],
+    ]) {
+      assert.equal(problem(todo(...lines)), 'calendar-data', lines.join(' '));
+    }
+    assert.equal(problem(calendar('BEGIN:VTODO', 'UID:a', 'SUMMARY:x', 'END:VTODO', 'BEGIN:VTODO', 'UID:a', 'SUMMARY:x', 'RECURRENCE-ID:soon', 'END:VTODO')), 'calendar-data');
+    assert.equal(problem(calendar('BEGIN:VTIMEZONE', 'TZID:Z', 'BEGIN:STANDARD', 'DTSTART:x', 'TZOFFSETFROM:+0100', 'TZOFFSETTO:+0100', 'END:STANDARD', 'END:VTIMEZONE', 'BEGIN:VTODO', 'UID:a', 'SUMMARY:x', 'DUE;TZID=Z:20270101T100000', 'END:VTODO')), 'calendar-data');
+    assert.equal(problem(todo('DUE:20270101T100000Z', 'RRULE:FREQ=WEEKLY;UNTIL=20271231T000000Z', 'X-OTHER;VALUE=DATE-TIME:20270101T100000Z', ...alarm('TRIGGER;RELATED=END:-PT1H'))), 'ok');
+  });
 });
