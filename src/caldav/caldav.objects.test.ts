@@ -128,6 +128,29 @@ describe('CalDAV: objects are tasks', () => {
     assert.equal((await v3Tasks()).length, before);
   });
 
+  it('round trips of a repeating task with a time keep one VTIMEZONE per TZID, Tickler\'s own and a client\'s, and the same size', async () => {
+    const [t] = (await tasksCall(ctx, token, 'add', [{ title: 'Weekly call', duedate: 1798804800, duetime: 1798761600 + 9 * 3600, repeat: 'FREQ=WEEKLY' }])).json<Array<{ id: number }>>();
+    const url = `${user.home}tasks/tickler-${t?.id}.ics`;
+    const first = (await dav(ctx, user, 'GET', url)).body;
+    const due = /\r\nDUE;TZID=([^:]+):(\d{8}T\d{6})\r\n/.exec(first);
+    assert.ok(due, first);
+    const paris = ['BEGIN:VTIMEZONE', 'TZID:Europe/Paris', 'BEGIN:STANDARD', 'DTSTART:19701025T030000', 'TZOFFSETFROM:+0200', 'TZOFFSETTO:+0100', 'END:STANDARD', 'END:VTIMEZONE', ''].join('\r\n');
+    // What a client adds: an exception in the task's own zone, a property of its own in another zone (with that zone).
+    let body = first
+      .replace('BEGIN:VTODO\r\n', `${paris}BEGIN:VTODO\r\n`)
+      .replace(due[0], `${due[0]}EXDATE;TZID=${due[1]}:${due[2]}\r\nX-OTHER;TZID=Europe/Paris:20270101T100000\r\n`);
+    const sizes: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      assert.equal((await dav(ctx, user, 'PUT', url, body)).statusCode, 204);
+      body = (await dav(ctx, user, 'GET', url)).body;
+      const zones = [...body.matchAll(/\r\nBEGIN:VTIMEZONE\r\nTZID:([^\r]+)\r\n/g)].map((m) => m[1]);
+      assert.deepEqual(zones.sort(), [due[1], 'Europe/Paris'].sort(), `round ${round}: one zone per TZID`);
+      assert.match(body, /\r\nEXDATE;TZID=/);
+      sizes.push(Buffer.byteLength(body));
+    }
+    assert.equal(new Set(sizes).size, 1, `the same size every round: ${sizes.join(', ')}`);
+  });
+
   it('DELETE deletes the task (a tombstone in tasks/deleted), MOVE moves it to another folder', async () => {
     await api(ctx, token, '/3/folders/add.php', { name: 'Garden' });
     const cals = multistatusOf(await dav(ctx, user, 'PROPFIND', user.home, PROPFIND('<d:displayname/>'), { depth: '1' })).responses;

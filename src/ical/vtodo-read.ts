@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { clockOfIcal, wallOf, type ClockDay } from './times.js';
-import { rruleOf } from './vtodo-write.js';
+import { isOwnZone, rruleOf } from './vtodo-write.js';
 import { TICKLER_FIELDS, v3Priority, type KeptIcal, type TicklerField, type TodoFields } from './vtodo-model.js';
 
 /**
@@ -76,6 +76,23 @@ function ticklerFields(todo: ICAL.Component): Partial<Record<TicklerField, numbe
   return out;
 }
 
+/**
+ * The VTIMEZONEs an object keeps: one a TZID (RFC 5545 3.6.5), the first sent; none of Tickler's
+ * own, which the writer writes whenever the object names one (vtodo-write.ts, isOwnZone).
+ */
+function keptZones(components: readonly ICAL.Component[]): unknown[] {
+  const seen = new Set<string>();
+  const kept: unknown[] = [];
+  for (const zone of components) {
+    if (zone.name !== 'vtimezone') continue;
+    const tzid = String(zone.getFirstPropertyValue('tzid') ?? '');
+    if (isOwnZone(tzid) || seen.has(tzid)) continue;
+    seen.add(tzid);
+    kept.push(zone.toJSON() as unknown);
+  }
+  return kept;
+}
+
 function parseCalendar(body: string): ICAL.Component | ReadProblem {
   let jcal: unknown;
   try {
@@ -142,7 +159,7 @@ function readTodo(cal: ICAL.Component, offsetMinutes: number): ReadResult {
   const overrides = todos.filter((t) => t !== master).map((t) => t.toJSON() as unknown);
   // Time zones travel with the object only when something kept names one.
   const needsZones = JSON.stringify([props, comps, overrides]).includes('"tzid"');
-  const zones = needsZones ? components.filter((c) => c.name === 'vtimezone').map((c) => c.toJSON() as unknown) : [];
+  const zones = needsZones ? keptZones(components) : [];
   const kept: KeptIcal = { props, comps, calendar: [...zones, ...overrides] };
   const xStart = text(master, 'x-tickler-start');
   const xRemind = text(master, 'x-tickler-remind');

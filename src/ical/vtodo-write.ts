@@ -100,9 +100,48 @@ function offsetText(minutes: number): string {
   return `${minutes < 0 ? '-' : '+'}${two(Math.floor(a / 60))}${two(a % 60)}`;
 }
 
+/**
+ * How the TZIDs of Tickler's own zones begin (`Tickler UTC-0500`). Such a zone is a function of its
+ * name: the writer writes one whenever the object names it, and the reader never keeps a copy (a
+ * client sends back the one it got, and kept beside the one written each time, copies piled up a
+ * round trip at a time).
+ */
+const TICKLER_ZONE_PREFIX = 'Tickler UTC';
+
 /** The name of the account's clock as a time zone of its own (its VTIMEZONE goes with the object). */
 function zoneId(offsetMinutes: number): string {
-  return `Tickler UTC${offsetText(offsetMinutes)}`;
+  return `${TICKLER_ZONE_PREFIX}${offsetText(offsetMinutes)}`;
+}
+
+/** Whether a TZID names one of Tickler's own zones (zoneId). */
+export function isOwnZone(tzid: string): boolean {
+  return /^Tickler UTC[+-]\d{4}$/.test(tzid);
+}
+
+/** Tickler's zones named in what an object keeps: `"tzid":"Tickler UTC+0100"` in its jCal. */
+const NAMED_OWN_ZONE = /"tzid":"Tickler UTC([+-])(\d{2})(\d{2})"/g;
+
+/**
+ * The offsets of Tickler's zones the kept properties name (an EXDATE a client wrote in the zone of
+ * DTSTART, an override's RECURRENCE-ID): still named once the task stops repeating, or its account
+ * moves to another clock, so written for as long as they are named.
+ */
+function ownZonesNamed(kept: KeptIcal): number[] {
+  if (kept.props.length + kept.comps.length + kept.calendar.length === 0) return [];
+  const json = JSON.stringify(kept);
+  if (!json.includes(TICKLER_ZONE_PREFIX)) return [];
+  const offsets: number[] = [];
+  for (const [, sign, hours, minutes] of json.matchAll(NAMED_OWN_ZONE)) {
+    if (Number(hours) < 24 && Number(minutes) < 60) offsets.push((sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes)));
+  }
+  return offsets;
+}
+
+/** The TZID of a kept calendar component when it is a VTIMEZONE (jCal: [name, properties, components]). */
+function keptZoneId(comp: unknown): string | undefined {
+  if (!Array.isArray(comp) || comp[0] !== 'vtimezone' || !Array.isArray(comp[1])) return undefined;
+  const tzid = (comp[1] as unknown[]).find((p): p is unknown[] => Array.isArray(p) && p[0] === 'tzid');
+  return tzid === undefined ? undefined : String(tzid[3]);
 }
 
 /**
@@ -187,9 +226,23 @@ function vtodoLines(t: Task, ctx: WriteContext): string[] {
 /** A VCALENDAR of to-dos, with the calendar components kept for them, as text. */
 export function calendarText(todos: ReadonlyArray<{ readonly task: Task; readonly ctx: WriteContext }>): string {
   const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`];
-  const zones = new Set(todos.filter(({ task }) => zonedTimes(task)).map(({ ctx }) => ctx.offsetMinutes));
-  for (const offset of zones) lines.push(...zoneLines(offset));
-  for (const { ctx } of todos) for (const comp of ctx.kept.calendar) lines.push(...new ICAL.Component(comp as unknown[]).toString().split('\r\n'));
+  const own = new Set<number>();
+  for (const { task, ctx } of todos) {
+    if (zonedTimes(task)) own.add(ctx.offsetMinutes);
+    for (const offset of ownZonesNamed(ctx.kept)) own.add(offset);
+  }
+  for (const offset of own) lines.push(...zoneLines(offset));
+  // One VTIMEZONE a TZID (RFC 5545 3.6.5): no kept copy of Tickler's (objects kept before the reader
+  // left them out hold some), and a client's zone once however many of the calendar's to-dos keep it.
+  const zones = new Set<string>();
+  for (const { ctx } of todos) {
+    for (const comp of ctx.kept.calendar) {
+      const tzid = keptZoneId(comp);
+      if (tzid !== undefined && (isOwnZone(tzid) || zones.has(tzid))) continue;
+      if (tzid !== undefined) zones.add(tzid);
+      lines.push(...new ICAL.Component(comp as unknown[]).toString().split('\r\n'));
+    }
+  }
   for (const { task, ctx } of todos) lines.push(...vtodoLines(task, ctx));
   lines.push('END:VCALENDAR');
   return `${lines.map(fold).join('\r\n')}\r\n`;

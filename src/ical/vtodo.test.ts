@@ -166,6 +166,28 @@ describe('the VTODO mapping', () => {
     assert.deepEqual(read(again).kept, fields.kept, 'and is kept again, unchanged');
   });
 
+  it('Tickler\'s own time zones are never kept but written whenever something names one; a client\'s are kept once each', () => {
+    const weekly = newTask(12, { duedate: storedDate(20_000), duetime: 9 * 3600, repeat: 'FREQ=WEEKLY', modified: 1_800_000_000 });
+    const zonesOf = (body: string): string[] => [...body.matchAll(/\r\nBEGIN:VTIMEZONE\r\nTZID:([^\r]+)\r\n/g)].map((m) => m[1] as string).sort();
+    const paris = ['BEGIN:VTIMEZONE', 'TZID:Europe/Paris', 'BEGIN:STANDARD', 'DTSTART:19701025T030000', 'TZOFFSETFROM:+0200', 'TZOFFSETTO:+0100', 'END:STANDARD', 'END:VTIMEZONE', ''].join('\r\n');
+    const written = write(weekly, 60);
+    const own = /BEGIN:VTIMEZONE\r\n[\s\S]*?END:VTIMEZONE\r\n/.exec(written)?.[0] ?? '';
+    // A client sends Tickler's zone twice and its own twice, with an exception in Tickler's zone.
+    const sent = written
+      .replace('BEGIN:VTODO\r\n', `${own}${paris}${paris}BEGIN:VTODO\r\n`)
+      .replace('RRULE:FREQ=WEEKLY\r\n', 'RRULE:FREQ=WEEKLY\r\nEXDATE;TZID=Tickler UTC+0100:20241011T090000\r\nX-OTHER;TZID=Europe/Paris:20270101T100000\r\n');
+    assert.deepEqual(zonesOf(sent), ['Europe/Paris', 'Europe/Paris', 'Tickler UTC+0100', 'Tickler UTC+0100']);
+    const kept = read(sent, 60).kept;
+    assert.equal(kept.calendar.length, 1, 'Europe/Paris once; Tickler\'s zone is the writer\'s');
+    assert.deepEqual(zonesOf(write(weekly, 60, kept)), ['Europe/Paris', 'Tickler UTC+0100']);
+    // No longer repeating, or in another clock: the exception still names Tickler's zone of +0100, so it is written.
+    assert.deepEqual(zonesOf(write({ ...weekly, repeat: '' }, -300, kept)), ['Europe/Paris', 'Tickler UTC+0100']);
+    assert.deepEqual(zonesOf(write(weekly, -300, kept)), ['Europe/Paris', 'Tickler UTC+0100', 'Tickler UTC-0500']);
+    // Kept before Tickler's zones were left out on reading, copies and all: each TZID is written once.
+    const stored = new ICAL.Component(ICAL.parse(sent)).getAllSubcomponents('vtimezone').map((z) => z.toJSON() as unknown);
+    assert.deepEqual(zonesOf(write(weekly, 60, { ...kept, calendar: stored })), ['Europe/Paris', 'Tickler UTC+0100']);
+  });
+
   it('a client that changes the rule keeps "from completion"; one that removes it stops the repeat; PARENT survives clients that know no such rule', () => {
     const tickler = write(newTask(1, { repeat: 'FREQ=WEEKLY;FROMCOMP' }));
     assert.equal(read(tickler.replace('RRULE:FREQ=WEEKLY', 'RRULE:FREQ=DAILY')).repeat, 'FREQ=DAILY;FROMCOMP');
