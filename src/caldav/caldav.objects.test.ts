@@ -151,6 +151,31 @@ describe('CalDAV: objects are tasks', () => {
     assert.equal(new Set(sizes).size, 1, `the same size every round: ${sizes.join(', ')}`);
   });
 
+  it('STATUS a client changes wins over the X-TICKLER-STATUS it kept: un-cancelling and IN-PROCESS work; a status STATUS cannot say survives', async () => {
+    const [t] = (await tasksCall(ctx, token, 'add', [{ title: 'Status', status: 9 }])).json<Array<{ id: number }>>();
+    const url = `${user.home}tasks/tickler-${t?.id}.ics`;
+    const status = async (): Promise<unknown> =>
+      (await api(ctx, token, '/3/tasks/get.php', { fields: 'status' })).json<Array<Record<string, unknown>>>().find((x) => x['id'] === t?.id)?.['status'];
+    const put = async (from: string, to: string): Promise<void> => {
+      const got = (await dav(ctx, user, 'GET', url)).body;
+      assert.ok(got.includes(from), got);
+      assert.equal((await dav(ctx, user, 'PUT', url, got.replace(from, to))).statusCode, 204);
+    };
+    const got = (await dav(ctx, user, 'GET', url)).body;
+    assert.match(got, /\r\nSTATUS:CANCELLED\r\n[\s\S]*X-TICKLER-STATUS:9\r\n/);
+    await put('STATUS:CANCELLED', 'STATUS:NEEDS-ACTION');
+    assert.equal(await status(), 0, 'un-cancelled, X-TICKLER-STATUS:9 kept or not');
+    await put('STATUS:NEEDS-ACTION', 'STATUS:IN-PROCESS');
+    assert.equal(await status(), 2);
+    await put('STATUS:IN-PROCESS', 'STATUS:NEEDS-ACTION');
+    assert.equal(await status(), 0);
+    await tasksCall(ctx, token, 'edit', [{ id: t?.id, status: 5 }]);
+    await put('X-TICKLER-STATUS:5', 'X-TICKLER-STATUS:5\r\nX-SEEN:1');
+    assert.equal(await status(), 5, 'Waiting is NEEDS-ACTION to iCalendar: it stays while STATUS says that');
+    await put('STATUS:NEEDS-ACTION', 'STATUS:CANCELLED');
+    assert.equal(await status(), 9);
+  });
+
   it('DELETE deletes the task (a tombstone in tasks/deleted), MOVE moves it to another folder', async () => {
     await api(ctx, token, '/3/folders/add.php', { name: 'Garden' });
     const cals = multistatusOf(await dav(ctx, user, 'PROPFIND', user.home, PROPFIND('<d:displayname/>'), { depth: '1' })).responses;

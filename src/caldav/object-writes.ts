@@ -1,7 +1,7 @@
 import type { ItemError } from '../errors.js';
 import { addTasks, deleteTasks, editTasks, type WriteResult } from '../features/tasks/tasks.write.js';
 import { storedDate } from '../ical/times.js';
-import type { TodoFields } from '../ical/vtodo-model.js';
+import { statusAsked, type TodoFields } from '../ical/vtodo-model.js';
 import { readCalendarObject } from '../ical/vtodo-read.js';
 import type { AuthContext } from '../oauth/access-tokens.js';
 import type { Repos, Task } from '../storage/store.js';
@@ -85,9 +85,8 @@ async function itemOf(ctx: DavContext, f: TodoFields, calendar: Calendar, curren
     const id = await existing(ctx, key, t[key]);
     if (id !== undefined) item[key] = id;
   }
-  if (t.status !== undefined) item['status'] = t.status;
-  else if (f.cancelled) item['status'] = 9;
-  else if (current?.status === 9) item['status'] = 0;
+  const status = statusAsked(f.icalStatus, t.status, current?.status);
+  if (status !== undefined) item['status'] = status;
   let props = f.kept.props;
   const parent = f.parentUid === null ? undefined : await taskOfUid(ctx, f.parentUid);
   if (f.parentUid === null) item['parent'] = 0;

@@ -183,7 +183,7 @@ function readTodo(cal: ICAL.Component, offsetMinutes: number): ReadResult {
       remind: reminder?.minutes ?? (xRemind !== undefined && /^\d+$/.test(xRemind.trim()) ? Number(xRemind) : 0),
       parentUid: parentLink ? String(parentLink.getFirstValue()).trim() || null : null,
       tickler: ticklerFields(master),
-      cancelled: status === 'CANCELLED',
+      icalStatus: status,
       kept,
     },
   };

@@ -4,7 +4,7 @@ import { civilFromDays } from '../repeat/calendar.js';
 import type { Task } from '../storage/store.js';
 import { icalText, xValue } from './ical-text.js';
 import { dayOf, momentOf, wallText, type ClockDay } from './times.js';
-import { ICAL_PRIORITY, type KeptIcal, type TicklerField } from './vtodo-model.js';
+import { ICAL_PRIORITY, icalStatusOf, type KeptIcal, type TicklerField } from './vtodo-model.js';
 
 /**
  * A task as an iCalendar VTODO (docs/caldav.md, the mapping table), written as text here: ical.js
@@ -202,7 +202,7 @@ function vtodoLines(t: Task, ctx: WriteContext): string[] {
   if (t.completed !== 0) {
     // The completed day, at noon in the account's clock: read back, it is the same day.
     lines.push('STATUS:COMPLETED', `COMPLETED:${utc(momentOf(dayOf(t.completed), 43200, offset))}`);
-  } else lines.push(`STATUS:${t.status === 9 ? 'CANCELLED' : t.status === 2 ? 'IN-PROCESS' : 'NEEDS-ACTION'}`);
+  } else lines.push(`STATUS:${icalStatusOf(t.status)}`);
   const priority = ICAL_PRIORITY[t.priority] ?? 0;
   if (priority !== 0) lines.push(`PRIORITY:${priority}`);
   const categories = [...(t.tag === '' ? [] : t.tag.split(', ')), ...(ctx.moreCategories ?? [])];

@@ -7,7 +7,7 @@ import type { Task } from '../storage/store.js';
 import { clockOf, dayOf, momentOf, storedDate } from './times.js';
 import { readCalendarObject } from './vtodo-read.js';
 import { calendarObject } from './vtodo-write.js';
-import { NOTHING_KEPT, v3Priority, type KeptIcal, type TodoFields } from './vtodo-model.js';
+import { NOTHING_KEPT, statusAsked, v3Priority, type KeptIcal, type TodoFields } from './vtodo-model.js';
 
 /** The VTODO mapping (docs/caldav.md): written and read back, what v3 holds comes back whole. */
 
@@ -211,10 +211,42 @@ describe('the VTODO mapping', () => {
     assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1].map(v3Priority), [0, 3, 2, 2, 1, 1, 0, 0, 0, -1, 0, 0]);
   });
 
+  it('the v3 status: X-TICKLER-STATUS while STATUS is what Tickler writes for it, else what STATUS says', () => {
+    // [STATUS, X-TICKLER-STATUS, the task's status now] → the status asked for (undefined: left as it is).
+    const cases: ReadonlyArray<readonly [string | undefined, number | undefined, number | undefined, number | undefined]> = [
+      ['CANCELLED', 9, 9, 9],
+      ['NEEDS-ACTION', 9, 9, 0],
+      [undefined, 9, 9, 0],
+      ['IN-PROCESS', 9, 9, 2],
+      ['IN-PROCESS', 2, 2, 2],
+      ['NEEDS-ACTION', 2, 2, 0],
+      ['NEEDS-ACTION', 5, 5, 5],
+      ['COMPLETED', 9, 9, 9],
+      ['COMPLETED', 5, 5, 5],
+      ['CANCELLED', 5, 5, 9],
+      ['IN-PROCESS', 5, 5, 2],
+      ['CANCELLED', undefined, 0, 9],
+      ['IN-PROCESS', undefined, 0, 2],
+      ['NEEDS-ACTION', undefined, 9, 0],
+      ['NEEDS-ACTION', undefined, 2, 0],
+      ['NEEDS-ACTION', undefined, 5, undefined],
+      ['COMPLETED', undefined, 9, undefined],
+      ['NEEDS-ACTION', undefined, undefined, undefined],
+    ];
+    for (const [word, tickler, current, want] of cases) assert.equal(statusAsked(word, tickler, current), want, `${word} ${tickler} ${current}`);
+    for (let status = 0; status <= 10; status++) {
+      const back = read(write(newTask(1, { status })));
+      assert.equal(statusAsked(back.icalStatus, back.tickler.status, status), status === 0 ? undefined : status, `status ${status} reads back as itself`);
+      const done = read(write(newTask(1, { status, completed: storedDate(20_000) })));
+      assert.equal(statusAsked(done.icalStatus, done.tickler.status, status), status === 0 ? undefined : status, `completed, status ${status}`);
+    }
+  });
+
   it('reads status, completion, parent and the reminder of clients that write them their own way', () => {
     const done = read(todo('STATUS:COMPLETED'));
     assert.equal(done.completed, 'undated', 'completed, with no COMPLETED time');
-    assert.equal(read(todo('STATUS:CANCELLED')).cancelled, true);
+    assert.equal(read(todo('STATUS:cancelled')).icalStatus, 'CANCELLED');
+    assert.equal(read(todo()).icalStatus, undefined);
     assert.equal(read(todo('RELATED-TO:parent-uid')).parentUid, 'parent-uid', 'RELTYPE defaults to PARENT');
     assert.equal(read(todo('RELATED-TO;RELTYPE=SIBLING:s')).parentUid, null);
     const alarm = read(todo('DUE:20260108T140000Z', 'BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER;RELATED=END:-PT1H', 'END:VALARM'));
