@@ -176,6 +176,18 @@ describe('CalDAV: objects are tasks', () => {
     assert.equal(await status(), 9);
   });
 
+  it('a start day beside a due time travels in X-TICKLER-START, not a DTSTART of another value type, and comes back whole', async () => {
+    const fields = { title: 'Start day and due time', startdate: 1798545600, duedate: 1798804800, duetime: 1798761600 + 9 * 3600 };
+    const [t] = (await tasksCall(ctx, token, 'add', [fields])).json<Array<{ id: number }>>();
+    const url = `${user.home}tasks/tickler-${t?.id}.ics`;
+    const got = await dav(ctx, user, 'GET', url);
+    assert.doesNotMatch(got.body, /\r\nDTSTART/);
+    assert.match(got.body, /\r\nX-TICKLER-START:\d{8}\r\n/);
+    assert.equal((await dav(ctx, user, 'PUT', url, got.body.replace('SUMMARY:Start day and due time', 'SUMMARY:Edited'))).statusCode, 204);
+    const task = (await api(ctx, token, '/3/tasks/get.php', { fields: 'startdate,starttime,duedate,duetime' })).json<Array<Record<string, unknown>>>().find((x) => x['id'] === t?.id);
+    assert.deepEqual([task?.['title'], task?.['startdate'], task?.['starttime'], task?.['duedate'], task?.['duetime']], ['Edited', fields.startdate, 0, fields.duedate, fields.duetime]);
+  });
+
   it('DELETE deletes the task (a tombstone in tasks/deleted), MOVE moves it to another folder', async () => {
     await api(ctx, token, '/3/folders/add.php', { name: 'Garden' });
     const cals = multistatusOf(await dav(ctx, user, 'PROPFIND', user.home, PROPFIND('<d:displayname/>'), { depth: '1' })).responses;

@@ -159,6 +159,19 @@ function zonedTimes(t: Task): boolean {
   return rruleOf(t.repeat) !== undefined && ((t.duedate !== 0 && t.duetime !== null) || (t.startdate !== 0 && t.starttime !== null));
 }
 
+/**
+ * Whether the start can be DTSTART beside this due (RFC 5545 3.8.2.3): DUE of the same value type
+ * (both days, or both times) and strictly later. Any other start travels in X-TICKLER-START, which
+ * the reader takes when there is no DTSTART: a start day with a due time, the same day twice, a
+ * start not before the due.
+ */
+function startFitsDue(start: ClockDay, due: ClockDay | undefined): boolean {
+  if (!due) return true;
+  if (start.time === null || due.time === null) return start.time === null && due.time === null && start.day < due.day;
+  // Both clock times of one account: their order is their moments' order.
+  return start.day * 86400 + start.time < due.day * 86400 + due.time;
+}
+
 /** A duration before its reference (the reminder's trigger): -P1W, -P2D or -PT1H30M. */
 function before(minutes: number): string {
   if (minutes % 10080 === 0) return `-P${minutes / 10080}W`;
@@ -188,11 +201,8 @@ function vtodoLines(t: Task, ctx: WriteContext): string[] {
   if (t.note !== '') lines.push(`DESCRIPTION:${icalText(t.note)}`);
   const due = t.duedate === 0 ? undefined : { day: dayOf(t.duedate), time: t.duetime };
   const start = t.startdate === 0 ? undefined : { day: dayOf(t.startdate), time: t.starttime };
-  const dueAt = due && (due.time === null ? due.day * 86400 + 86399 - offset * 60 : momentOf(due.day, due.time, offset));
-  const startAt = start && momentOf(start.day, start.time ?? 0, offset);
-  // DTSTART must come before DUE (RFC 5545 3.8.2.3): a start that does not travels in X-TICKLER-START.
   const zoned = zonedTimes(t);
-  if (start && (dueAt === undefined || (startAt as number) < dueAt)) lines.push(when('DTSTART', start, offset, zoned));
+  if (start && startFitsDue(start, due)) lines.push(when('DTSTART', start, offset, zoned));
   else if (start) lines.push(`X-TICKLER-START:${wallText(start)}`);
   if (due) lines.push(when('DUE', due, offset, zoned));
   const rule = rruleOf(t.repeat);
@@ -212,7 +222,11 @@ function vtodoLines(t: Task, ctx: WriteContext): string[] {
     const v = value(t);
     if (v !== 0) lines.push(`X-TICKLER-${field.toUpperCase()}:${v}`);
   }
-  for (const prop of ctx.kept.props) lines.push(ICAL.stringify.property(prop as unknown[], ICAL.design.icalendar, true));
+  for (const prop of ctx.kept.props) {
+    // DUE and DURATION never go together (RFC 5545 3.6.2): a client's DURATION waits while the task has a due date.
+    if (due && Array.isArray(prop) && prop[0] === 'duration') continue;
+    lines.push(ICAL.stringify.property(prop as unknown[], ICAL.design.icalendar, true));
+  }
   if (t.remind > 0) {
     // Relative to DUE (RELATED=END of a VTODO): moving the due date moves the reminder.
     if (due) lines.push('BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${icalText(t.title)}`, `TRIGGER;RELATED=END:${before(t.remind)}`, 'END:VALARM');

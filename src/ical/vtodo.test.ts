@@ -65,7 +65,16 @@ describe('the VTODO mapping', () => {
           modified: 1_800_000_000,
           added: 1_799_900_000,
         });
-        const back = read(write(t, x.offset), x.offset);
+        const body = write(t, x.offset);
+        const vtodo = new ICAL.Component(ICAL.parse(body)).getFirstSubcomponent('vtodo') as ICAL.Component;
+        const dtstart = vtodo.getFirstPropertyValue('dtstart') as ICAL.Time | null;
+        const dueValue = vtodo.getFirstPropertyValue('due') as ICAL.Time | null;
+        if (dtstart && dueValue) {
+          // RFC 5545 3.8.2.3: DUE of the same value type as DTSTART, and later.
+          assert.equal(dtstart.isDate, dueValue.isDate, body);
+          assert.ok(dueValue.compare(dtstart) > 0, body);
+        }
+        const back = read(body, x.offset);
         assert.equal(back.uid, 'u-7');
         assert.equal(back.title, t.title);
         assert.equal(back.note, t.note);
@@ -186,6 +195,38 @@ describe('the VTODO mapping', () => {
     // Kept before Tickler's zones were left out on reading, copies and all: each TZID is written once.
     const stored = new ICAL.Component(ICAL.parse(sent)).getAllSubcomponents('vtimezone').map((z) => z.toJSON() as unknown);
     assert.deepEqual(zonesOf(write(weekly, 60, { ...kept, calendar: stored })), ['Europe/Paris', 'Tickler UTC+0100']);
+  });
+
+  it('DTSTART only beside a DUE of its value type and later (RFC 5545 3.8.2.3); any other start travels in X-TICKLER-START and reads back the same', () => {
+    const day = 20_000;
+    const lineOf = (body: string, name: string): string | undefined => body.split('\r\n').find((l) => l.startsWith(name));
+    const cases: ReadonlyArray<readonly [string, Partial<Task>, 'DTSTART' | 'X-TICKLER-START']> = [
+      ['a start day, a due time', { startdate: storedDate(day - 3), duedate: storedDate(day), duetime: 9 * 3600 }, 'X-TICKLER-START'],
+      ['a start time, a due day', { startdate: storedDate(day - 3), starttime: 9 * 3600, duedate: storedDate(day) }, 'X-TICKLER-START'],
+      ['the same day, no times', { startdate: storedDate(day), duedate: storedDate(day) }, 'X-TICKLER-START'],
+      ['a start day after the due day', { startdate: storedDate(day + 1), duedate: storedDate(day) }, 'X-TICKLER-START'],
+      ['an earlier day, no times', { startdate: storedDate(day - 1), duedate: storedDate(day) }, 'DTSTART'],
+      ['an earlier time', { startdate: storedDate(day), starttime: 8 * 3600, duedate: storedDate(day), duetime: 9 * 3600 }, 'DTSTART'],
+      ['the same time', { startdate: storedDate(day), starttime: 9 * 3600, duedate: storedDate(day), duetime: 9 * 3600 }, 'X-TICKLER-START'],
+      ['a start day, no due', { startdate: storedDate(day) }, 'DTSTART'],
+    ];
+    for (const [what, fields, carrier] of cases) {
+      const t = newTask(5, { starttime: null, duetime: null, ...fields });
+      const body = write(t, -300);
+      assert.equal(lineOf(body, 'DTSTART') !== undefined, carrier === 'DTSTART', `${what}:\n${body}`);
+      assert.equal(lineOf(body, 'X-TICKLER-START') !== undefined, carrier === 'X-TICKLER-START', `${what}:\n${body}`);
+      const back = read(body, -300);
+      assert.deepEqual(back.start, { day: dayOf(t.startdate), time: t.starttime }, what);
+      assert.deepEqual(back.due, t.duedate === 0 ? null : { day: dayOf(t.duedate), time: t.duetime }, what);
+    }
+  });
+
+  it('a kept DURATION is left out while DUE is written (RFC 5545: never both), and written again without a due date', () => {
+    const kept = read(todo('DTSTART:20270101T100000Z', 'DURATION:PT1H', 'X-KEEP:1'), 0).kept;
+    const dated = write(newTask(6, { duedate: storedDate(20_000), duetime: 9 * 3600 }), 0, kept);
+    assert.doesNotMatch(dated, /\r\nDURATION/);
+    assert.match(dated, /\r\nX-KEEP:1\r\n/);
+    assert.match(write(newTask(6, { startdate: storedDate(20_000) }), 0, kept), /\r\nDURATION:PT1H\r\n/);
   });
 
   it('a client that changes the rule keeps "from completion"; one that removes it stops the repeat; PARENT survives clients that know no such rule', () => {
