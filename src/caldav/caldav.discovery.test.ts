@@ -143,6 +143,17 @@ describe('CalDAV: discovery, sign-in and calendars', () => {
     }
   });
 
+  it('allprop gives each object\'s real getcontentlength', async () => {
+    const cal = `${user.home}tasks/`;
+    const put = await dav(ctx, user, 'PUT', `${cal}sized.ics`, ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:x', 'BEGIN:VTODO', 'UID:sized', 'SUMMARY:Sized', 'END:VTODO', 'END:VCALENDAR', ''].join('\r\n'));
+    assert.equal(put.statusCode, 201);
+    const length = Buffer.byteLength((await dav(ctx, user, 'GET', `${cal}sized.ics`)).body);
+    for (const body of ['', '<d:propfind xmlns:d="DAV:"><d:allprop/></d:propfind>']) {
+      const listed = multistatusOf(await dav(ctx, user, 'PROPFIND', cal, body, { depth: '1' })).responses.find((r) => r.href.endsWith('/sized.ics'));
+      assert.equal(String(listed?.props['getcontentlength']), String(length), JSON.stringify(body));
+    }
+  });
+
   it('another account\'s addresses are not found', async () => {
     const other = await createAccount(ctx);
     for (const path of [`/dav/principals/${other.userid}/`, `/dav/calendars/${other.userid}/`, `/dav/calendars/${other.userid}/tasks/`]) {

@@ -37,8 +37,9 @@ export async function propfind(ctx: DavContext, resource: Resource, depth: '0' |
   if ('status' in request) return request;
   const resources = depth === '0' ? [resource] : [resource, ...(await membersOf(ctx, resource))];
   const position = (await ctx.deps.store.read.changes.position(ctx.account.pk))?.seq ?? 0;
-  // Calendar data (and sizes) are written only when asked for, for every object at once.
-  const wantsText = request.kind === 'prop' && request.names.some((n) => n === `{${CALDAV}}calendar-data` || n === '{DAV:}getcontentlength');
+  // Calendar data (and sizes) are written only when asked for, for every object at once; allprop
+  // asks for getcontentlength, which is the length of the object's text.
+  const wantsText = request.kind === 'allprop' || (request.kind === 'prop' && request.names.some((n) => n === `{${CALDAV}}calendar-data` || n === '{DAV:}getcontentlength'));
   const objects = resources.flatMap((r) => (r.kind === 'object' ? [r.view] : []));
   const texts = wantsText && objects.length > 0 ? await objectTexts(ctx.deps, ctx.account, objects) : new Map<number, string>();
   const answers = resources.map((r) => {
