@@ -154,6 +154,17 @@ describe('CalDAV: discovery, sign-in and calendars', () => {
     }
   });
 
+  it('a dead property with prefixed attributes comes back namespace-well-formed, by name and by allprop', async () => {
+    const cal = `${user.home}tasks/`;
+    const patch = await dav(ctx, user, 'PROPPATCH', cal, '<d:propertyupdate xmlns:d="DAV:" xmlns:a="http://apple.com/ns/ical/" xmlns:z="urn:example:z"><d:set><d:prop><a:calendar-color z:symbolic="red" a:kind="1">#FF0000FF<z:note z:lang="en">red</z:note></a:calendar-color></d:prop></d:set></d:propertyupdate>');
+    assert.equal(patch.statusCode, 207);
+    for (const res of [await dav(ctx, user, 'PROPFIND', cal, PROPFIND('<a:calendar-color/>'), { depth: '0' }), await dav(ctx, user, 'PROPFIND', cal, '', { depth: '0' })]) {
+      const color = multistatusOf(res).responses[0]?.props['calendar-color'] as Record<string, unknown>;
+      assert.equal(color['@_symbolic'], 'red', res.body);
+      assert.equal(color['@_kind'], '1');
+    }
+  });
+
   it('another account\'s addresses are not found', async () => {
     const other = await createAccount(ctx);
     for (const path of [`/dav/principals/${other.userid}/`, `/dav/calendars/${other.userid}/`, `/dav/calendars/${other.userid}/tasks/`]) {

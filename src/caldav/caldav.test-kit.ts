@@ -3,6 +3,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { createAccount, type TestContext } from '../../test/harness.js';
 import { createAppPassword } from '../features/users/app-passwords.service.js';
 import { FORBIDDEN } from '../lib/xml-chars.js';
+import { parseDav } from './dav-xml.js';
 import type { Account } from '../storage/store.js';
 
 /** Shared steps of the CalDAV tests (not a test file itself). */
@@ -70,6 +71,12 @@ export function assertWellFormed(body: string): void {
   if (valid !== true) throw new Error(`the answer is not well-formed XML (line ${valid.err.line}: ${valid.err.msg}):\n${body}`);
   const bad = body.search(FORBIDDEN);
   if (bad >= 0) throw new Error(`the answer holds U+${(body.codePointAt(bad) as number).toString(16).padStart(4, '0')}, which XML 1.0 forbids:\n${body}`);
+  // Namespace-well-formed too: every prefix declared (the validator does not look at namespaces).
+  try {
+    parseDav(body);
+  } catch (err) {
+    throw new Error(`the answer is not namespace-well-formed (${(err as Error).message}):\n${body}`);
+  }
 }
 
 /**

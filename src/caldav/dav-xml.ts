@@ -24,7 +24,10 @@ export const ROOT_NAMESPACES = Object.entries(PREFIX)
 export interface DavElement {
   readonly ns: string;
   readonly name: string;
+  /** Attributes by name as written (`symbolic-color`, `z:q`). */
   readonly attrs: Readonly<Record<string, string>>;
+  /** The namespaces of the prefixes its attributes use (`z` → `urn:z`), when they use any but `xml`. */
+  readonly attrPrefixes?: Readonly<Record<string, string>>;
   readonly children: readonly DavElement[];
   /** The element's own text, its children's excluded. */
   readonly text: string;
@@ -104,6 +107,7 @@ function convert(node: Ordered, scope: ReadonlyMap<string, string>, depth: numbe
     else if (name.startsWith('xmlns:')) local.set(name.slice(6), value);
     else attrs[name] = value;
   }
+  const attrPrefixes = prefixesOf(attrs, local);
   const colon = tag.indexOf(':');
   const prefix = colon < 0 ? '' : tag.slice(0, colon);
   const name = colon < 0 ? tag : tag.slice(colon + 1);
@@ -120,7 +124,25 @@ function convert(node: Ordered, scope: ReadonlyMap<string, string>, depth: numbe
       if (child) children.push(child);
     }
   }
-  return { ns: ns ?? '', name, attrs, children, text };
+  return { ns: ns ?? '', name, attrs, ...(attrPrefixes && { attrPrefixes }), children, text };
+}
+
+/**
+ * The namespaces of the prefixes attributes use, for writing the element back on its own (a dead
+ * property): the declarations in force where it was read are not written with it. Undefined when
+ * none is used but `xml`, which XML itself declares; DavXmlError for a prefix not declared.
+ */
+function prefixesOf(attrs: Readonly<Record<string, string>>, scope: ReadonlyMap<string, string>): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
+  for (const name of Object.keys(attrs)) {
+    const colon = name.indexOf(':');
+    if (colon < 0) continue;
+    const prefix = name.slice(0, colon);
+    const ns = scope.get(prefix);
+    if (ns === undefined) throw new DavXmlError(`the prefix ${prefix} is not declared`);
+    if (prefix !== 'xml') (out ??= {})[prefix] = ns;
+  }
+  return out;
 }
 
 /** The root element of a request body; DavXmlError when it is not one well-formed XML document. */
@@ -163,9 +185,12 @@ export function el(ns: string, name: string, content = ''): string {
   return content === '' ? `<${tag}${decl}/>` : `<${tag}${decl}>${content}</${tag}>`;
 }
 
-/** An element as a client sent it (a dead property), written back with its namespaces declared. */
+/** An element as a client sent it (a dead property), written back with its namespaces declared, its attributes' prefixes' included. */
 export function writeElement(e: DavElement): string {
-  const attrs = Object.entries(e.attrs)
+  const declared = Object.entries(e.attrPrefixes ?? {})
+    .map(([p, ns]) => ` xmlns:${p}="${escapeAttr(ns)}"`)
+    .join('');
+  const attrs = declared + Object.entries(e.attrs)
     .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
     .join('');
   const inner = escapeXml(e.text) + e.children.map(writeElement).join('');
