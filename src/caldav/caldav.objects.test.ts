@@ -188,6 +188,18 @@ describe('CalDAV: objects are tasks', () => {
     assert.deepEqual([task?.['title'], task?.['startdate'], task?.['starttime'], task?.['duedate'], task?.['duetime']], ['Edited', fields.startdate, 0, fields.duedate, fields.duetime]);
   });
 
+  it('If-Match compares strongly (a weak ETag never matches); GET\'s If-None-Match takes * and weak ETags', async () => {
+    const url = `${user.home}tasks/strong.ics`;
+    assert.equal((await dav(ctx, user, 'PUT', url, vtodo('strong', 'SUMMARY:Strong'))).statusCode, 201);
+    const etag = String((await dav(ctx, user, 'GET', url)).headers['etag']);
+    assert.equal((await dav(ctx, user, 'PUT', url, vtodo('strong', 'SUMMARY:Weak'), { 'if-match': `W/${etag}` })).statusCode, 412);
+    assert.equal((await dav(ctx, user, 'DELETE', url, undefined, { 'if-match': `W/${etag}` })).statusCode, 412);
+    assert.equal((await dav(ctx, user, 'PUT', url, vtodo('strong', 'SUMMARY:Strong too'), { 'if-match': `"0", ${etag}` })).statusCode, 204);
+    const now = String((await dav(ctx, user, 'GET', url)).headers['etag']);
+    for (const inm of ['*', `W/${now}`, `"0", ${now}`]) assert.equal((await dav(ctx, user, 'GET', url, undefined, { 'if-none-match': inm })).statusCode, 304, inm);
+    assert.equal((await dav(ctx, user, 'GET', url, undefined, { 'if-none-match': '"0"' })).statusCode, 200);
+  });
+
   it('DELETE deletes the task (a tombstone in tasks/deleted), MOVE moves it to another folder', async () => {
     await api(ctx, token, '/3/folders/add.php', { name: 'Garden' });
     const cals = multistatusOf(await dav(ctx, user, 'PROPFIND', user.home, PROPFIND('<d:displayname/>'), { depth: '1' })).responses;

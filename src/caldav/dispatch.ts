@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { deleteCalendar, makeCalendar, patchCalendar } from './collections.js';
 import { ICAL_TYPE, plain, type DavAnswer, type DavContext } from './dav-context.js';
 import { moveObject, putObject, deleteObject } from './object-writes.js';
-import { objectTexts } from './objects.js';
+import { etagListHolds, objectTexts } from './objects.js';
 import { propfind } from './propfind.js';
 import { report } from './reports.js';
 import { resolve } from './resources.js';
@@ -42,7 +42,8 @@ export async function dispatch(ctx: DavContext, method: string, path: string, bo
       if (r.kind !== 'object') return plain(200, 'Tickler CalDAV: point a CalDAV client at this address (docs/caldav.md).');
       const text = (await objectTexts(ctx.deps, ctx.account, [r.view])).get(r.view.task.id) ?? '';
       const headersOut = { etag: r.view.etag, 'last-modified': new Date(r.view.task.modified * 1000).toUTCString() };
-      if (header(headers, 'if-none-match')?.split(',').map((t) => t.trim()).includes(r.view.etag)) return { status: 304, headers: headersOut };
+      const ifNoneMatch = header(headers, 'if-none-match');
+      if (ifNoneMatch !== undefined && etagListHolds(ifNoneMatch, r.view.etag, 'weak')) return { status: 304, headers: headersOut };
       return { status: 200, headers: headersOut, contentType: ICAL_TYPE, body: method === 'HEAD' ? '' : text };
     }
     case 'PUT':

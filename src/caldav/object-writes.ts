@@ -8,7 +8,7 @@ import type { Repos, Task } from '../storage/store.js';
 import { calendarAt, type Calendar } from './calendars.js';
 import { plain, XML_TYPE, type DavAnswer, type DavContext } from './dav-context.js';
 import { CALDAV, DAV, davError } from './dav-xml.js';
-import { findObject, taskOfDefaultName, taskOfDefaultUid, type ObjectView } from './objects.js';
+import { etagListHolds, findObject, taskOfDefaultName, taskOfDefaultUid, type ObjectView } from './objects.js';
 
 /**
  * PUT, DELETE and MOVE of calendar objects, through the tasks' own services (tasks/add, edit and
@@ -30,19 +30,10 @@ export function davAuth(ctx: DavContext): AuthContext {
   return { userPk: ctx.account.pk, clientPk: 0, grantId: 0, scopes, expiresAt: Number.MAX_SAFE_INTEGER };
 }
 
-/** RFC 7232: whether an If-Match or If-None-Match header holds for the object as it is (undefined: none). */
+/** RFC 9110 13.1: whether an If-Match or If-None-Match header fails for the object as it is (undefined: no header). */
 export function preconditionFails(ifMatch: string | undefined, ifNoneMatch: string | undefined, current: ObjectView | undefined): boolean {
-  const tags = (h: string): string[] => h.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (ifMatch !== undefined) {
-    if (!current) return true;
-    const list = tags(ifMatch);
-    if (!list.includes('*') && !list.includes(current.etag)) return true;
-  }
-  if (ifNoneMatch !== undefined && current) {
-    const list = tags(ifNoneMatch);
-    if (list.includes('*') || list.includes(current.etag)) return true;
-  }
-  return false;
+  if (ifMatch !== undefined && (!current || !etagListHolds(ifMatch, current.etag, 'strong'))) return true;
+  return ifNoneMatch !== undefined && current !== undefined && etagListHolds(ifNoneMatch, current.etag, 'weak');
 }
 
 /** The task a UID names in this account, if a live one does (a client's UID, or one of Tickler's own). */
