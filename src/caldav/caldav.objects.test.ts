@@ -200,6 +200,24 @@ describe('CalDAV: objects are tasks', () => {
     assert.equal((await dav(ctx, user, 'GET', url, undefined, { 'if-none-match': '"0"' })).statusCode, 200);
   });
 
+  it('names and UIDs holding control characters are refused: 400 for a name, 403 valid-calendar-object-resource for a UID', async () => {
+    for (const name of ['a%00b.ics', 'a%07b.ics', 'a%0Ab.ics', 'a%7Fb.ics']) {
+      const res = await dav(ctx, user, 'PUT', `${user.home}tasks/${name}`, vtodo(`ctl-${name}`, 'SUMMARY:Control'));
+      assert.equal(res.statusCode, 400, name);
+      assert.equal((await dav(ctx, user, 'GET', `${user.home}tasks/${name}`)).statusCode, 400, name);
+    }
+    assert.equal((await dav(ctx, user, 'MKCALENDAR', `${user.home}bad%00list/`)).statusCode, 400, 'a calendar\'s name too');
+    assert.equal((await dav(ctx, user, 'PUT', `${user.home}tasks/ctl.ics`, vtodo('ctl', 'SUMMARY:Control'))).statusCode, 201);
+    assert.equal((await dav(ctx, user, 'MOVE', `${user.home}tasks/ctl.ics`, undefined, { destination: `${user.home}tasks/c%00tl.ics` })).statusCode, 400);
+    for (const lines of [['UID:nul\u0000uid'], ['UID:bell\u0007uid'], ['UID:fine', 'RELATED-TO:nul\u0000parent']]) {
+      const res = await dav(ctx, user, 'PUT', `${user.home}tasks/uid-ctl.ics`, vtodo('ctl-uid', 'SUMMARY:Control').replace('UID:ctl-uid', lines.join('\r\n')));
+      assert.equal(res.statusCode, 403, JSON.stringify(lines));
+      assert.match(res.body, /valid-calendar-object-resource/);
+    }
+    const multiget = await dav(ctx, user, 'REPORT', `${user.home}tasks/`, `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><d:href>${user.home}tasks/a%00b.ics</d:href></c:calendar-multiget>`);
+    assert.match(String(multistatusOf(multiget).responses[0]?.status), /404/, 'no object holds such a name');
+  });
+
   it('DELETE deletes the task (a tombstone in tasks/deleted), MOVE moves it to another folder', async () => {
     await api(ctx, token, '/3/folders/add.php', { name: 'Garden' });
     const cals = multistatusOf(await dav(ctx, user, 'PROPFIND', user.home, PROPFIND('<d:displayname/>'), { depth: '1' })).responses;

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { deleteCalendar, makeCalendar, patchCalendar } from './collections.js';
 import { ICAL_TYPE, plain, type DavAnswer, type DavContext } from './dav-context.js';
+import { namesControls } from './dav-paths.js';
 import { moveObject, putObject, deleteObject } from './object-writes.js';
 import { etagListHolds, objectTexts } from './objects.js';
 import { propfind } from './propfind.js';
@@ -23,12 +24,14 @@ function depthOf(headers: IncomingHttpHeaders): '0' | '1' {
 }
 
 const notFound = (): DavAnswer => plain(404, 'not found');
+const controlsRefused = (): DavAnswer => plain(400, 'names of calendars and objects may not hold control characters');
 const notAllowed = (allow: string): DavAnswer => plain(405, 'this method does not apply to this resource', { allow });
 
 export async function dispatch(ctx: DavContext, method: string, path: string, body: string, headers: IncomingHttpHeaders): Promise<DavAnswer> {
   const target = ctx.paths.parse(path);
   const own = 'userid' in target ? target.userid === ctx.account.userid : true;
   if (!own || target.kind === 'unknown') return notFound();
+  if (namesControls(target)) return controlsRefused();
   switch (method) {
     case 'PROPFIND':
     case 'REPORT':
@@ -70,6 +73,7 @@ export async function dispatch(ctx: DavContext, method: string, path: string, bo
       const destination = header(headers, 'destination');
       const to = destination === undefined ? undefined : ctx.paths.parseHref(destination);
       if (!to || to.kind !== 'object' || to.userid !== ctx.account.userid) return plain(400, 'MOVE needs a Destination: an object of one of your calendars');
+      if (namesControls(to)) return controlsRefused();
       const overwrite = (header(headers, 'overwrite') ?? 'T').trim().toUpperCase() !== 'F';
       return moveObject(ctx, { segment: target.segment, name: target.name }, { segment: to.segment, name: to.name }, { overwrite, ifMatch: header(headers, 'if-match') });
     }

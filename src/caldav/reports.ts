@@ -1,6 +1,7 @@
 import { listCalendars, type Calendar } from './calendars.js';
 import { plain, positionOfToken, syncToken, XML_TYPE, type DavAnswer, type DavContext, type Resource } from './dav-context.js';
 import { CALDAV, child, children, clarkOf, DAV, davError, el, escapeXml, multistatus, parseDav, response, type DavElement } from './dav-xml.js';
+import { namesControls } from './dav-paths.js';
 import { componentOf, defaultName, findObjects, objectTexts, objectViews, type ObjectView } from './objects.js';
 import { askedNames, emptyProperty, propertyValue, tooManyProperties } from './properties.js';
 import { FilterError, passes } from './query-filter.js';
@@ -58,7 +59,8 @@ async function multiget(ctx: DavContext, root: DavElement): Promise<DavAnswer> {
   const asked = hrefs.map((h) => {
     const raw = h.text.trim();
     const target = ctx.paths.parseHref(raw);
-    const calendar = target.kind === 'object' && target.userid === ctx.account.userid ? calendars.get(target.segment) : undefined;
+    // A name with control characters names no object (and PostgreSQL could not look it up).
+    const calendar = target.kind === 'object' && target.userid === ctx.account.userid && !namesControls(target) ? calendars.get(target.segment) : undefined;
     return { raw, at: calendar && target.kind === 'object' ? { calendar, name: target.name } : undefined };
   });
   const views = await findObjects(ctx.deps, ctx.account, asked.flatMap((a) => (a.at ? [a.at] : [])));

@@ -13,6 +13,18 @@ const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 // eslint-disable-next-line no-control-regex
 const NEEDS_WORK = /[\x00-\x08\x0a-\x1f\x7f\\;,]/;
 
+/** Any control character, tab and line breaks included: none belongs in a UID or a resource's name. */
+// eslint-disable-next-line no-control-regex
+const ANY_CONTROL = /[\x00-\x1f\x7f]/;
+
+/**
+ * Whether an identifier (a UID, a calendar's or an object's name) holds a control character.
+ * Such a name cannot be kept as sent (PostgreSQL's text holds no NUL) nor written in XML.
+ */
+export function holdsControls(s: string): boolean {
+  return ANY_CONTROL.test(s);
+}
+
 /** The text without the control characters no iCalendar value may hold. */
 export function withoutControls(s: string): string {
   return s.replace(CONTROLS, '');

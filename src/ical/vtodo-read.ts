@@ -1,4 +1,5 @@
 import ICAL from 'ical.js';
+import { holdsControls } from './ical-text.js';
 import { clockOfIcal, wallOf, type ClockDay } from './times.js';
 import { isOwnZone, rruleOf } from './vtodo-write.js';
 import { TICKLER_FIELDS, v3Priority, type KeptIcal, type TicklerField, type TodoFields } from './vtodo-model.js';
@@ -137,6 +138,7 @@ function readTodo(cal: ICAL.Component, offsetMinutes: number): ReadResult {
   if (!master) return { problem: { kind: 'component', desc: 'the calendar object holds no VTODO' } };
   const uid = text(master, 'uid')?.trim();
   if (!uid) return { problem: { kind: 'object', desc: 'a VTODO needs a UID' } };
+  if (holdsControls(uid)) return { problem: { kind: 'object', desc: 'a UID may not hold control characters' } };
   if (todos.some((t) => text(t, 'uid')?.trim() !== uid)) return { problem: { kind: 'object', desc: 'every VTODO of one object must have the same UID' } };
   const title = text(master, 'summary')?.trim() ?? '';
   if (title === '') return { problem: { kind: 'object', desc: 'a task needs a SUMMARY (its title)' } };
@@ -148,6 +150,8 @@ function readTodo(cal: ICAL.Component, offsetMinutes: number): ReadResult {
   const parentLink = master
     .getAllProperties('related-to')
     .find((p) => String(p.getParameter('reltype') ?? 'PARENT').toUpperCase() === 'PARENT');
+  // The parent's UID is looked up as a UID is: one with control characters names no task.
+  if (parentLink && holdsControls(String(parentLink.getFirstValue()))) return { problem: { kind: 'object', desc: 'a UID may not hold control characters (RELATED-TO)' } };
   const props = master
     .getAllProperties()
     .filter((p) => !MODELLED.has(p.name) && p !== parentLink)
