@@ -218,6 +218,16 @@ describe('CalDAV: objects are tasks', () => {
     assert.match(String(multistatusOf(multiget).responses[0]?.status), /404/, 'no object holds such a name');
   });
 
+  it('MOVE to another host answers 502 Bad Gateway (RFC 4918 9.9.4); PUBLIC_URL\'s host and the request\'s are this server', async () => {
+    const url = `${user.home}tasks/far.ics`;
+    assert.equal((await dav(ctx, user, 'PUT', url, vtodo('far', 'SUMMARY:Far'))).statusCode, 201);
+    const far = await dav(ctx, user, 'MOVE', url, undefined, { destination: `https://elsewhere.example.org${user.home}tasks/far2.ics` });
+    assert.equal(far.statusCode, 502);
+    assert.equal((await dav(ctx, user, 'GET', url)).statusCode, 200, 'nothing moved');
+    assert.equal((await dav(ctx, user, 'MOVE', url, undefined, { destination: `${ctx.config.publicUrl}${user.home}tasks/far2.ics` })).statusCode, 201);
+    assert.equal((await dav(ctx, user, 'MOVE', `${user.home}tasks/far2.ics`, undefined, { destination: `http://tickler.internal:8080${user.home}tasks/far3.ics`, host: 'tickler.internal:8080' })).statusCode, 201);
+  });
+
   it('DELETE deletes the task (a tombstone in tasks/deleted), MOVE moves it to another folder', async () => {
     await api(ctx, token, '/3/folders/add.php', { name: 'Garden' });
     const cals = multistatusOf(await dav(ctx, user, 'PROPFIND', user.home, PROPFIND('<d:displayname/>'), { depth: '1' })).responses;

@@ -23,6 +23,26 @@ function depthOf(headers: IncomingHttpHeaders): '0' | '1' {
   return header(headers, 'depth')?.trim() === '0' ? '0' : '1';
 }
 
+/**
+ * Whether a MOVE's Destination is on this server: a path, or a URL whose host is the one the
+ * request was sent to or PUBLIC_URL's (behind a proxy the Host header may be the proxy's upstream).
+ * Anything else is another server's (RFC 4918 9.9.4: 502). A Destination that is no URL at all is
+ * left to parseHref, which refuses it.
+ */
+function onThisServer(destination: string, host: string | undefined, publicUrl: string): boolean {
+  const d = destination.trim();
+  if (d.startsWith('/') && !d.startsWith('//')) return true;
+  let url: URL;
+  try {
+    url = new URL(d);
+  } catch {
+    return true;
+  }
+  // The Host header written as a URL of the Destination's scheme, so that a default port reads as none.
+  const requested = host === undefined ? undefined : URL.canParse(`${url.protocol}//${host}`) ? new URL(`${url.protocol}//${host}`).host : undefined;
+  return url.host === requested || url.host === new URL(publicUrl).host;
+}
+
 const notFound = (): DavAnswer => plain(404, 'not found');
 const controlsRefused = (): DavAnswer => plain(400, 'names of calendars and objects may not hold control characters');
 const notAllowed = (allow: string): DavAnswer => plain(405, 'this method does not apply to this resource', { allow });
@@ -71,6 +91,7 @@ export async function dispatch(ctx: DavContext, method: string, path: string, bo
     case 'MOVE': {
       if (target.kind !== 'object') return plain(403, 'only calendar objects can be moved');
       const destination = header(headers, 'destination');
+      if (destination !== undefined && !onThisServer(destination, header(headers, 'host'), ctx.deps.config.publicUrl)) return plain(502, 'the Destination is on another server');
       const to = destination === undefined ? undefined : ctx.paths.parseHref(destination);
       if (!to || to.kind !== 'object' || to.userid !== ctx.account.userid) return plain(400, 'MOVE needs a Destination: an object of one of your calendars');
       if (namesControls(to)) return controlsRefused();
