@@ -51,7 +51,7 @@ async function multiget(ctx: DavContext, root: DavElement): Promise<DavAnswer> {
   const names = propNames(root);
   const hrefs = children(root, DAV, 'href');
   if (hrefs.length > MAX_MULTIGET_HREFS) {
-    // RFC 6578 3.7's answer to a report the server will not answer in full (RFC 5323's condition).
+    // The answer RFC 6578 3.7 gives a report the server will not answer in full.
     return { status: 507, contentType: XML_TYPE, body: davError(DAV, 'number-of-matches-within-limits', `a calendar-multiget may name at most ${MAX_MULTIGET_HREFS} hrefs, not ${hrefs.length}`) };
   }
   const calendars = new Map((await listCalendars(ctx.deps, ctx.account.pk)).map((c) => [c.segment, c]));

@@ -1,9 +1,10 @@
 /**
- * Text values as RFC 5545 writes them, in one place: the VTODO writer (vtodo-write.ts) and the
- * calendar feed's (vevent-write.ts) both use these. A task's title or note may hold control
- * characters (the v3 API stores what it is sent, a pasted vertical tab included); RFC 5545 3.3.11
- * allows none in a value but HTAB, and XML 1.0 none in the CalDAV answer that carries the object,
- * so they are left out here rather than break a client's whole listing.
+ * Text values as RFC 5545 writes them, and what counts as a control character, in one place: the
+ * VTODO writer (vtodo-write.ts) and the calendar feed's (vevent-write.ts) both use these, and the
+ * reader and CalDAV's paths test identifiers with holdsControls(). A task's title or note may hold
+ * control characters (the v3 API stores what it is sent, a pasted vertical tab included); RFC 5545
+ * 3.3.11 allows none in a value but HTAB, and XML 1.0 none in the CalDAV answer that carries the
+ * object, so they are left out here rather than break a client's whole listing.
  */
 
 /** RFC 5545 3.1's CONTROL characters, less HTAB and the line breaks the callers turn into `\n` or spaces. */
@@ -19,7 +20,7 @@ const ANY_CONTROL = /[\x00-\x1f\x7f]/;
 
 /**
  * Whether an identifier (a UID, a calendar's or an object's name) holds a control character.
- * Such a name cannot be kept as sent (PostgreSQL's text holds no NUL) nor written in XML.
+ * Such a name cannot be kept as sent (PostgreSQL's text holds no NUL), nor most of them written in XML.
  */
 export function holdsControls(s: string): boolean {
   return ANY_CONTROL.test(s);
