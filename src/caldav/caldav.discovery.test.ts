@@ -127,6 +127,44 @@ describe('CalDAV: discovery, sign-in and calendars', () => {
     assert.equal((await dav(ctx, user, 'DELETE', `${user.home}tasks/`)).statusCode, 403, 'the calendar of tasks without a folder stays');
   });
 
+  it('character references in a request are read as the characters they stand for; an unknown entity is refused as not XML', async () => {
+    const mk = (segment: string, name: string): ReturnType<typeof dav> =>
+      dav(ctx, user, 'MKCALENDAR', `${user.home}${segment}/`, `<c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:displayname>${name}</d:displayname></d:prop></d:set></c:mkcalendar>`);
+    assert.equal((await mk('cafe', 'Caf&#233; &amp; Bar &#x2615;')).statusCode, 201);
+    const { token } = await signIn(ctx, { account: user.account });
+    const names = (await api(ctx, token, '/3/folders/get.php')).json<Array<{ name: string }>>().map((f) => f.name);
+    assert.ok(names.includes('Café & Bar ☕'), names.join(' | '));
+    const listed = await dav(ctx, user, 'PROPFIND', `${user.home}cafe/`, PROPFIND('<d:displayname/>'), { depth: '0' });
+    assert.equal(multistatusOf(listed).responses[0]?.props['displayname'], 'Café & Bar ☕');
+    assert.match(listed.body, /Café &amp; Bar/, 'written back once escaped, not as &amp;#233;');
+    for (const bad of ['Caf&eacute;', 'a &foo; b', 'nul &#0;', 'big &#x110000;']) {
+      const res = await mk('refused', bad);
+      assert.equal(res.statusCode, 400, bad);
+    }
+  });
+
+  it('allprop gives each object\'s real getcontentlength', async () => {
+    const cal = `${user.home}tasks/`;
+    const put = await dav(ctx, user, 'PUT', `${cal}sized.ics`, ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:x', 'BEGIN:VTODO', 'UID:sized', 'SUMMARY:Sized', 'END:VTODO', 'END:VCALENDAR', ''].join('\r\n'));
+    assert.equal(put.statusCode, 201);
+    const length = Buffer.byteLength((await dav(ctx, user, 'GET', `${cal}sized.ics`)).body);
+    for (const body of ['', '<d:propfind xmlns:d="DAV:"><d:allprop/></d:propfind>']) {
+      const listed = multistatusOf(await dav(ctx, user, 'PROPFIND', cal, body, { depth: '1' })).responses.find((r) => r.href.endsWith('/sized.ics'));
+      assert.equal(String(listed?.props['getcontentlength']), String(length), JSON.stringify(body));
+    }
+  });
+
+  it('a dead property with prefixed attributes comes back namespace-well-formed, by name and by allprop', async () => {
+    const cal = `${user.home}tasks/`;
+    const patch = await dav(ctx, user, 'PROPPATCH', cal, '<d:propertyupdate xmlns:d="DAV:" xmlns:a="http://apple.com/ns/ical/" xmlns:z="urn:example:z"><d:set><d:prop><a:calendar-color z:symbolic="red" a:kind="1">#FF0000FF<z:note z:lang="en">red</z:note></a:calendar-color></d:prop></d:set></d:propertyupdate>');
+    assert.equal(patch.statusCode, 207);
+    for (const res of [await dav(ctx, user, 'PROPFIND', cal, PROPFIND('<a:calendar-color/>'), { depth: '0' }), await dav(ctx, user, 'PROPFIND', cal, '', { depth: '0' })]) {
+      const color = multistatusOf(res).responses[0]?.props['calendar-color'] as Record<string, unknown>;
+      assert.equal(color['@_symbolic'], 'red', res.body);
+      assert.equal(color['@_kind'], '1');
+    }
+  });
+
   it('another account\'s addresses are not found', async () => {
     const other = await createAccount(ctx);
     for (const path of [`/dav/principals/${other.userid}/`, `/dav/calendars/${other.userid}/`, `/dav/calendars/${other.userid}/tasks/`]) {

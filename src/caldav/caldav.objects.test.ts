@@ -109,6 +109,126 @@ describe('CalDAV: objects are tasks', () => {
     assert.equal(await count(), before + 1, 'only the first object made a task');
   });
 
+  it('refuses values iCalendar cannot read (ical.js reads them lazily) with 400 valid-calendar-data, before anything is stored', async () => {
+    const before = (await v3Tasks()).length;
+    const hostile: ReadonlyArray<readonly string[]> = [
+      ['DUE:abc'],
+      ['COMPLETED:zzz'],
+      ['RRULE:FREQ=DAILY;UNTIL=xyz'],
+      ['DUE:20270101T100000Z', 'BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER:garbage', 'END:VALARM'],
+      ['DUE:20270101T100000Z', 'BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER;VALUE=DATE-TIME:garbage', 'END:VALARM'],
+      ['DTSTART:20270101T100000Z', 'DURATION:PXYZ'],
+      ['EXDATE:garbage'],
+    ];
+    for (const [i, lines] of hostile.entries()) {
+      const res = await dav(ctx, user, 'PUT', `${user.home}tasks/hostile-${i}.ics`, vtodo(`hostile-${i}`, 'SUMMARY:Hostile', ...lines));
+      assert.equal(res.statusCode, 400, `${lines.join(' ')}: ${res.body}`);
+      assert.match(res.body, /valid-calendar-data/);
+    }
+    assert.equal((await v3Tasks()).length, before);
+  });
+
+  it('round trips of a repeating task with a time keep one VTIMEZONE per TZID, Tickler\'s own and a client\'s, and the same size', async () => {
+    const [t] = (await tasksCall(ctx, token, 'add', [{ title: 'Weekly call', duedate: 1798804800, duetime: 1798761600 + 9 * 3600, repeat: 'FREQ=WEEKLY' }])).json<Array<{ id: number }>>();
+    const url = `${user.home}tasks/tickler-${t?.id}.ics`;
+    const first = (await dav(ctx, user, 'GET', url)).body;
+    const due = /\r\nDUE;TZID=([^:]+):(\d{8}T\d{6})\r\n/.exec(first);
+    assert.ok(due, first);
+    const paris = ['BEGIN:VTIMEZONE', 'TZID:Europe/Paris', 'BEGIN:STANDARD', 'DTSTART:19701025T030000', 'TZOFFSETFROM:+0200', 'TZOFFSETTO:+0100', 'END:STANDARD', 'END:VTIMEZONE', ''].join('\r\n');
+    // What a client adds: an exception in the task's own zone, a property of its own in another zone (with that zone).
+    let body = first
+      .replace('BEGIN:VTODO\r\n', `${paris}BEGIN:VTODO\r\n`)
+      .replace(due[0], `${due[0]}EXDATE;TZID=${due[1]}:${due[2]}\r\nX-OTHER;TZID=Europe/Paris:20270101T100000\r\n`);
+    const sizes: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      assert.equal((await dav(ctx, user, 'PUT', url, body)).statusCode, 204);
+      body = (await dav(ctx, user, 'GET', url)).body;
+      const zones = [...body.matchAll(/\r\nBEGIN:VTIMEZONE\r\nTZID:([^\r]+)\r\n/g)].map((m) => m[1]);
+      assert.deepEqual(zones.sort(), [due[1], 'Europe/Paris'].sort(), `round ${round}: one zone per TZID`);
+      assert.match(body, /\r\nEXDATE;TZID=/);
+      sizes.push(Buffer.byteLength(body));
+    }
+    assert.equal(new Set(sizes).size, 1, `the same size every round: ${sizes.join(', ')}`);
+  });
+
+  it('STATUS a client changes wins over the X-TICKLER-STATUS it kept: un-cancelling and IN-PROCESS work; a status STATUS cannot say survives', async () => {
+    const [t] = (await tasksCall(ctx, token, 'add', [{ title: 'Status', status: 9 }])).json<Array<{ id: number }>>();
+    const url = `${user.home}tasks/tickler-${t?.id}.ics`;
+    const status = async (): Promise<unknown> =>
+      (await api(ctx, token, '/3/tasks/get.php', { fields: 'status' })).json<Array<Record<string, unknown>>>().find((x) => x['id'] === t?.id)?.['status'];
+    const put = async (from: string, to: string): Promise<void> => {
+      const got = (await dav(ctx, user, 'GET', url)).body;
+      assert.ok(got.includes(from), got);
+      assert.equal((await dav(ctx, user, 'PUT', url, got.replace(from, to))).statusCode, 204);
+    };
+    const got = (await dav(ctx, user, 'GET', url)).body;
+    assert.match(got, /\r\nSTATUS:CANCELLED\r\n[\s\S]*X-TICKLER-STATUS:9\r\n/);
+    await put('STATUS:CANCELLED', 'STATUS:NEEDS-ACTION');
+    assert.equal(await status(), 0, 'un-cancelled, X-TICKLER-STATUS:9 kept or not');
+    await put('STATUS:NEEDS-ACTION', 'STATUS:IN-PROCESS');
+    assert.equal(await status(), 2);
+    await put('STATUS:IN-PROCESS', 'STATUS:NEEDS-ACTION');
+    assert.equal(await status(), 0);
+    await tasksCall(ctx, token, 'edit', [{ id: t?.id, status: 5 }]);
+    await put('X-TICKLER-STATUS:5', 'X-TICKLER-STATUS:5\r\nX-SEEN:1');
+    assert.equal(await status(), 5, 'Waiting is NEEDS-ACTION to iCalendar: it stays while STATUS says that');
+    await put('STATUS:NEEDS-ACTION', 'STATUS:CANCELLED');
+    assert.equal(await status(), 9);
+  });
+
+  it('a start day beside a due time travels in X-TICKLER-START, not a DTSTART of another value type, and comes back whole', async () => {
+    const fields = { title: 'Start day and due time', startdate: 1798545600, duedate: 1798804800, duetime: 1798761600 + 9 * 3600 };
+    const [t] = (await tasksCall(ctx, token, 'add', [fields])).json<Array<{ id: number }>>();
+    const url = `${user.home}tasks/tickler-${t?.id}.ics`;
+    const got = await dav(ctx, user, 'GET', url);
+    assert.doesNotMatch(got.body, /\r\nDTSTART/);
+    assert.match(got.body, /\r\nX-TICKLER-START:\d{8}\r\n/);
+    assert.equal((await dav(ctx, user, 'PUT', url, got.body.replace('SUMMARY:Start day and due time', 'SUMMARY:Edited'))).statusCode, 204);
+    const task = (await api(ctx, token, '/3/tasks/get.php', { fields: 'startdate,starttime,duedate,duetime' })).json<Array<Record<string, unknown>>>().find((x) => x['id'] === t?.id);
+    assert.deepEqual([task?.['title'], task?.['startdate'], task?.['starttime'], task?.['duedate'], task?.['duetime']], ['Edited', fields.startdate, 0, fields.duedate, fields.duetime]);
+  });
+
+  it('If-Match compares strongly (a weak ETag never matches); GET\'s If-None-Match takes * and weak ETags', async () => {
+    const url = `${user.home}tasks/strong.ics`;
+    assert.equal((await dav(ctx, user, 'PUT', url, vtodo('strong', 'SUMMARY:Strong'))).statusCode, 201);
+    const etag = String((await dav(ctx, user, 'GET', url)).headers['etag']);
+    assert.equal((await dav(ctx, user, 'PUT', url, vtodo('strong', 'SUMMARY:Weak'), { 'if-match': `W/${etag}` })).statusCode, 412);
+    assert.equal((await dav(ctx, user, 'DELETE', url, undefined, { 'if-match': `W/${etag}` })).statusCode, 412);
+    assert.equal((await dav(ctx, user, 'PUT', url, vtodo('strong', 'SUMMARY:Strong too'), { 'if-match': `"0", ${etag}` })).statusCode, 204);
+    const now = String((await dav(ctx, user, 'GET', url)).headers['etag']);
+    for (const inm of ['*', `W/${now}`, `"0", ${now}`]) assert.equal((await dav(ctx, user, 'GET', url, undefined, { 'if-none-match': inm })).statusCode, 304, inm);
+    assert.equal((await dav(ctx, user, 'GET', url, undefined, { 'if-none-match': '"0"' })).statusCode, 200);
+  });
+
+  it('names and UIDs holding control characters are refused: 400 for a name, 403 valid-calendar-object-resource for a UID', async () => {
+    for (const name of ['a%00b.ics', 'a%07b.ics', 'a%0Ab.ics', 'a%7Fb.ics']) {
+      const res = await dav(ctx, user, 'PUT', `${user.home}tasks/${name}`, vtodo(`ctl-${name}`, 'SUMMARY:Control'));
+      assert.equal(res.statusCode, 400, name);
+      assert.equal((await dav(ctx, user, 'GET', `${user.home}tasks/${name}`)).statusCode, 400, name);
+    }
+    assert.equal((await dav(ctx, user, 'MKCALENDAR', `${user.home}bad%00list/`)).statusCode, 400, 'a calendar\'s name too');
+    assert.equal((await dav(ctx, user, 'PUT', `${user.home}tasks/ctl.ics`, vtodo('ctl', 'SUMMARY:Control'))).statusCode, 201);
+    assert.equal((await dav(ctx, user, 'MOVE', `${user.home}tasks/ctl.ics`, undefined, { destination: `${user.home}tasks/c%00tl.ics` })).statusCode, 400);
+    for (const lines of [['UID:nul\u0000uid'], ['UID:bell\u0007uid'], ['UID:fine', 'RELATED-TO:nul\u0000parent']]) {
+      const res = await dav(ctx, user, 'PUT', `${user.home}tasks/uid-ctl.ics`, vtodo('ctl-uid', 'SUMMARY:Control').replace('UID:ctl-uid', lines.join('\r\n')));
+      assert.equal(res.statusCode, 403, JSON.stringify(lines));
+      assert.match(res.body, /valid-calendar-object-resource/);
+    }
+    const multiget = await dav(ctx, user, 'REPORT', `${user.home}tasks/`, `<c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><d:href>${user.home}tasks/a%00b.ics</d:href></c:calendar-multiget>`);
+    assert.match(String(multistatusOf(multiget).responses[0]?.status), /404/, 'no object holds such a name');
+  });
+
+  it('MOVE to another host answers 502 Bad Gateway (RFC 4918 9.9.4); PUBLIC_URL\'s host and the request\'s are this server', async () => {
+    const url = `${user.home}tasks/far.ics`;
+    assert.equal((await dav(ctx, user, 'PUT', url, vtodo('far', 'SUMMARY:Far'))).statusCode, 201);
+    assert.equal((await dav(ctx, user, 'MKCALENDAR', `${user.home}far-away/`)).statusCode, 201);
+    const far = await dav(ctx, user, 'MOVE', url, undefined, { destination: `https://elsewhere.example.org${user.home}far-away/far.ics` });
+    assert.equal(far.statusCode, 502);
+    assert.equal((await dav(ctx, user, 'GET', url)).statusCode, 200, 'nothing moved');
+    assert.equal((await dav(ctx, user, 'MOVE', url, undefined, { destination: `${ctx.config.publicUrl}${user.home}far-away/far.ics` })).statusCode, 201);
+    assert.equal((await dav(ctx, user, 'MOVE', `${user.home}far-away/far.ics`, undefined, { destination: `http://tickler.internal:8080${url}`, host: 'tickler.internal:8080' })).statusCode, 201);
+  });
+
   it('DELETE deletes the task (a tombstone in tasks/deleted), MOVE moves it to another folder', async () => {
     await api(ctx, token, '/3/folders/add.php', { name: 'Garden' });
     const cals = multistatusOf(await dav(ctx, user, 'PROPFIND', user.home, PROPFIND('<d:displayname/>'), { depth: '1' })).responses;
@@ -126,6 +246,18 @@ describe('CalDAV: objects are tasks', () => {
     assert.equal(await byTitle('Rake leaves'), undefined);
     const [, ...gone] = (await api(ctx, token, '/3/tasks/deleted.php')).json<Array<{ id: number }>>();
     assert.ok(gone.some((g) => g.id === id));
+  });
+
+  it('a task whose text holds control characters is listed as well-formed XML, its VTODO without them', async () => {
+    const [t] = (await tasksCall(ctx, token, 'add', [{ title: 'bell\u0007 vt\u000b', note: 'one\u0001\ttwo' }])).json<Array<{ id: number }>>();
+    const res = await dav(ctx, user, 'PROPFIND', `${user.home}tasks/`, PROPFIND('<d:getetag/><c:calendar-data/>'), { depth: '1' });
+    assert.equal(res.statusCode, 207);
+    const listed = multistatusOf(res).responses.find((r) => r.href.endsWith(`/tickler-${t?.id}.ics`));
+    const data = String(listed?.props['calendar-data']);
+    assert.match(data, /\r\nSUMMARY:bell vt\r\n/, 'RFC 5545 TEXT holds no control characters but HTAB');
+    assert.match(data, /\r\nDESCRIPTION:one\ttwo\r\n/);
+    const got = await dav(ctx, user, 'GET', `${user.home}tasks/tickler-${t?.id}.ics`);
+    assert.doesNotMatch(got.body, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/);
   });
 
   it('a subtask\'s RELATED-TO names its parent by UID, both ways', async () => {

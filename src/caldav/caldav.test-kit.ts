@@ -1,7 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { createAccount, type TestContext } from '../../test/harness.js';
 import { createAppPassword } from '../features/users/app-passwords.service.js';
+import { FORBIDDEN } from '../lib/xml-chars.js';
+import { parseDav } from './dav-xml.js';
 import type { Account } from '../storage/store.js';
 
 /** Shared steps of the CalDAV tests (not a test file itself). */
@@ -57,10 +59,32 @@ export interface DavResponse {
   readonly status?: string;
 }
 
-const parser = new XMLParser({ ignoreAttributes: false, removeNSPrefix: true, parseTagValue: false, isArray: (name) => ['response', 'propstat'].includes(name) });
+// As a client reads an answer: character references decoded (htmlEntities brings the numeric ones).
+const parser = new XMLParser({ ignoreAttributes: false, removeNSPrefix: true, parseTagValue: false, htmlEntities: true, isArray: (name) => ['response', 'propstat'].includes(name) });
 
-/** The responses of a multistatus, by href. */
+/**
+ * Fails unless `body` is well-formed XML 1.0. The validator does not look at characters, so those
+ * XML forbids anywhere (most control characters) are looked for too.
+ */
+export function assertWellFormed(body: string): void {
+  const valid = XMLValidator.validate(body);
+  if (valid !== true) throw new Error(`the answer is not well-formed XML (line ${valid.err.line}: ${valid.err.msg}):\n${body}`);
+  const bad = body.search(FORBIDDEN);
+  if (bad >= 0) throw new Error(`the answer holds U+${(body.codePointAt(bad) as number).toString(16).padStart(4, '0')}, which XML 1.0 forbids:\n${body}`);
+  // Namespace-well-formed too: every prefix declared (the validator does not look at namespaces).
+  try {
+    parseDav(body);
+  } catch (err) {
+    throw new Error(`the answer is not namespace-well-formed (${(err as Error).message}):\n${body}`);
+  }
+}
+
+/**
+ * The responses of a multistatus, by href. The answer must be well-formed XML first: clients parse
+ * it whole, and one bad character makes them drop the whole listing.
+ */
 export function multistatusOf(res: LightMyRequestResponse): { responses: DavResponse[]; syncToken?: string } {
+  assertWellFormed(res.body);
   const doc = parser.parse(res.body) as { multistatus?: { response?: Array<Record<string, unknown>>; 'sync-token'?: string } };
   const responses = (doc.multistatus?.response ?? []).map((r): DavResponse => {
     const props: Record<string, unknown> = {};

@@ -151,6 +151,23 @@ describe('CalDAV: writes at once, subtasks, moves and clocks', () => {
     assert.deepEqual(seen.sort(), added.slice(0, 4).map((t) => `${pages}tickler-${t.id}.ics`).sort());
   });
 
+  it('a start an app never saw as DTSTART survives the app dropping X-TICKLER-START; a DTSTART it drops clears the start', async () => {
+    // A start day with a due time cannot be DTSTART beside that DUE (RFC 5545 3.8.2.3).
+    const [t] = (await tasksCall(ctx, token, 'add', [{ title: 'Start kept', startdate: 1798545600, duedate: 1798804800, duetime: 1798837200 }])).json<Array<{ id: number }>>();
+    const url = `${cal}tickler-${t!.id}.ics`;
+    const text = (await dav(ctx, user, 'GET', url)).body;
+    assert.match(text, /X-TICKLER-START/);
+    assert.doesNotMatch(text, /DTSTART/);
+    const bare = text.split('\r\n').filter((l) => !l.startsWith('X-') && !l.startsWith(' ')).join('\r\n');
+    assert.equal((await dav(ctx, user, 'PUT', url, bare)).statusCode, 204);
+    const kept = (await api(ctx, token, '/3/tasks/get.php', { fields: 'startdate' })).json<Array<{ id: number; startdate?: number }>>().find((x) => x.id === t!.id);
+    assert.equal(kept?.startdate, 1798545600);
+    await dav(ctx, user, 'PUT', `${cal}dts.ics`, vtodo('dts', 'SUMMARY:Has DTSTART', 'DTSTART;VALUE=DATE:20270101', 'DUE;VALUE=DATE:20270105'));
+    assert.equal((await dav(ctx, user, 'PUT', `${cal}dts.ics`, vtodo('dts', 'SUMMARY:Has DTSTART', 'DUE;VALUE=DATE:20270105'))).statusCode, 204);
+    const cleared = (await api(ctx, token, '/3/tasks/get.php', { fields: 'startdate' })).json<Array<{ title?: string; startdate?: number }>>().find((x) => x.title === 'Has DTSTART');
+    assert.equal(cleared?.startdate, 0);
+  });
+
   async function byFolderName(name: string): Promise<number | undefined> {
     return (await api(ctx, token, '/3/folders/get.php')).json<Array<{ id: number; name: string }>>().find((f) => f.name === name)?.id;
   }

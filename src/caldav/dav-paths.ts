@@ -1,3 +1,5 @@
+import { holdsControls } from '../ical/ical-text.js';
+
 /**
  * Where each CalDAV resource lives (docs/caldav.md): the service root, the account's principal and
  * calendar home, its calendars and their objects, all under `/dav/`, behind the site's base path
@@ -28,6 +30,14 @@ function decodeSegment(s: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether a target names something by a name holding a control character: no calendar or object
+ * holds one (they are refused when made), and PostgreSQL could not even look one up (no NUL in text).
+ */
+export function namesControls(target: DavTarget): boolean {
+  return [target.kind === 'calendar' || target.kind === 'object' ? target.segment : '', target.kind === 'object' ? target.name : ''].some(holdsControls);
 }
 
 export class DavPaths {

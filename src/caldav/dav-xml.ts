@@ -1,11 +1,13 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { escapeAttr, escapeText } from '../http/xml.js';
 
 /**
  * WebDAV's XML (RFC 4918), read with its namespaces resolved and written with fixed prefixes.
  * fast-xml-parser reads the text and keeps prefixes as written; this resolves each element's
  * namespace from the xmlns declarations in force, so that `<A:prop xmlns:A="DAV:">` and
- * `<prop xmlns="DAV:">` read the same. A document type declaration is refused before parsing:
- * no entity of a client's is ever expanded.
+ * `<prop xmlns="DAV:">` read the same. A document type declaration is refused before parsing, so
+ * the only entities are XML's five; those and character references (`&#233;`, `&#xE9;`) are
+ * decoded here, in one pass, and any other entity is refused as not well-formed.
  */
 
 export const DAV = 'DAV:';
@@ -22,7 +24,10 @@ export const ROOT_NAMESPACES = Object.entries(PREFIX)
 export interface DavElement {
   readonly ns: string;
   readonly name: string;
+  /** Attributes by name as written (`symbolic-color`, `z:q`). */
   readonly attrs: Readonly<Record<string, string>>;
+  /** The namespaces of the prefixes its attributes use (`z` → `urn:z`), when they use any but `xml`. */
+  readonly attrPrefixes?: Readonly<Record<string, string>>;
   readonly children: readonly DavElement[];
   /** The element's own text, its children's excluded. */
   readonly text: string;
@@ -36,6 +41,9 @@ export class DavXmlError extends Error {
 export const clark = (ns: string, name: string): string => `{${ns}}${name}`;
 export const clarkOf = (e: DavElement): string => clark(e.ns, e.name);
 
+/** How deep elements may nest: WebDAV's bodies need a handful of levels, and convert() recurses once a level. */
+const MAX_DEPTH = 100;
+
 const parser = new XMLParser({
   preserveOrder: true,
   ignoreAttributes: false,
@@ -43,26 +51,63 @@ const parser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: false,
-  processEntities: true,
-  htmlEntities: false,
+  // References are decoded by decodeReferences(): the parser would keep numeric ones as written
+  // (or, with htmlEntities, take HTML's named entities too, which XML does not have).
+  processEntities: false,
+  // CDATA apart from text, so that what looks like a reference inside it stays as it stands.
+  cdataPropName: '#cdata',
   ignoreDeclaration: true,
   ignorePiTags: true,
   commentPropName: false,
+  // Stated, not left to the library's default; convert() holds the exact limit (the parser lets one more level by).
+  maxNestedTags: MAX_DEPTH,
 });
+
+const PREDEFINED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const REFERENCE = /&(?:(#x[0-9A-Fa-f]{1,8}|#[0-9]{1,10}|[A-Za-z_:][\w.:-]*);)?/g;
+
+/** Whether a code point is a character XML 1.0 allows (its production Char). */
+function isXmlChar(cp: number): boolean {
+  return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+}
+
+/** Text or an attribute value with its references decoded; DavXmlError for anything but XML's five entities and references to characters. */
+function decodeReferences(raw: string): string {
+  if (!raw.includes('&')) return raw;
+  return raw.replace(REFERENCE, (whole, ref: string | undefined) => {
+    if (ref === undefined) throw new DavXmlError('not XML: a bare & is not a reference');
+    if (!ref.startsWith('#')) {
+      const named = PREDEFINED[ref];
+      if (named === undefined) throw new DavXmlError(`not XML: the entity ${whole} is not declared`);
+      return named;
+    }
+    const cp = ref.startsWith('#x') ? parseInt(ref.slice(2), 16) : Number(ref.slice(1));
+    if (!isXmlChar(cp)) throw new DavXmlError(`not XML: ${whole} is not a character XML allows`);
+    return String.fromCodePoint(cp);
+  });
+}
 
 type Ordered = Record<string, unknown>;
 
-function convert(node: Ordered, scope: ReadonlyMap<string, string>): DavElement | undefined {
+/** The text of a CDATA section as the parser gives it (a list of text nodes). */
+function cdataText(node: Ordered): string {
+  return ((node['#cdata'] ?? []) as Ordered[]).map((t) => String(t['#text'] ?? '')).join('');
+}
+
+function convert(node: Ordered, scope: ReadonlyMap<string, string>, depth: number): DavElement | undefined {
   const tag = Object.keys(node).find((k) => k !== ':@');
-  if (tag === undefined || tag === '#text') return undefined;
+  if (tag === undefined || tag === '#text' || tag === '#cdata') return undefined;
+  if (depth > MAX_DEPTH) throw new DavXmlError(`elements nest at most ${MAX_DEPTH} deep`);
   const rawAttrs = (node[':@'] ?? {}) as Record<string, string>;
   const local = new Map(scope);
   const attrs: Record<string, string> = {};
-  for (const [name, value] of Object.entries(rawAttrs)) {
+  for (const [name, raw] of Object.entries(rawAttrs)) {
+    const value = decodeReferences(raw);
     if (name === 'xmlns') local.set('', value);
     else if (name.startsWith('xmlns:')) local.set(name.slice(6), value);
     else attrs[name] = value;
   }
+  const attrPrefixes = prefixesOf(attrs, local);
   const colon = tag.indexOf(':');
   const prefix = colon < 0 ? '' : tag.slice(0, colon);
   const name = colon < 0 ? tag : tag.slice(colon + 1);
@@ -72,13 +117,32 @@ function convert(node: Ordered, scope: ReadonlyMap<string, string>): DavElement 
   const children: DavElement[] = [];
   let text = '';
   for (const c of inner) {
-    if (Object.hasOwn(c, '#text')) text += String(c['#text']);
+    if (Object.hasOwn(c, '#text')) text += decodeReferences(String(c['#text']));
+    else if (Object.hasOwn(c, '#cdata')) text += cdataText(c);
     else {
-      const child = convert(c, local);
+      const child = convert(c, local, depth + 1);
       if (child) children.push(child);
     }
   }
-  return { ns: ns ?? '', name, attrs, children, text };
+  return { ns: ns ?? '', name, attrs, ...(attrPrefixes && { attrPrefixes }), children, text };
+}
+
+/**
+ * The namespaces of the prefixes attributes use, for writing the element back on its own (a dead
+ * property): the declarations in force where it was read are not written with it. Undefined when
+ * none is used but `xml`, which XML itself declares; DavXmlError for a prefix not declared.
+ */
+function prefixesOf(attrs: Readonly<Record<string, string>>, scope: ReadonlyMap<string, string>): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
+  for (const name of Object.keys(attrs)) {
+    const colon = name.indexOf(':');
+    if (colon < 0) continue;
+    const prefix = name.slice(0, colon);
+    const ns = scope.get(prefix);
+    if (ns === undefined) throw new DavXmlError(`the prefix ${prefix} is not declared`);
+    if (prefix !== 'xml') (out ??= {})[prefix] = ns;
+  }
+  return out;
 }
 
 /** The root element of a request body; DavXmlError when it is not one well-formed XML document. */
@@ -93,7 +157,7 @@ export function parseDav(body: string): DavElement {
   } catch (err) {
     throw new DavXmlError(`not XML: ${(err as Error).message}`);
   }
-  const roots = ordered.map((n) => convert(n, new Map([['xml', 'http://www.w3.org/XML/1998/namespace']]))).filter((e): e is DavElement => e !== undefined);
+  const roots = ordered.map((n) => convert(n, new Map([['xml', 'http://www.w3.org/XML/1998/namespace']]), 1)).filter((e): e is DavElement => e !== undefined);
   if (roots.length !== 1) throw new DavXmlError('a body must hold exactly one root element');
   return roots[0] as DavElement;
 }
@@ -106,26 +170,31 @@ export function children(e: DavElement | undefined, ns: string, name: string): D
   return e?.children.filter((c) => c.ns === ns && c.name === name) ?? [];
 }
 
-export function escapeXml(s: string): string {
-  if (!/[&<>"]/.test(s)) return s;
-  return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
-}
+/**
+ * Text as XML character data: the one rule of src/http/xml.ts (special characters escaped, CR as a
+ * reference so that calendar data keeps its CRLF, characters XML 1.0 forbids left out: a task's
+ * text may hold them, and one would make a client drop the whole answer).
+ */
+export const escapeXml = (s: string): string => escapeText(s);
 
 /** An element of a known namespace, with its content already written (or empty). */
 export function el(ns: string, name: string, content = ''): string {
   const p = PREFIX[ns];
   const tag = p ? `${p}:${name}` : name;
-  const decl = p ? '' : ` xmlns="${escapeXml(ns)}"`;
+  const decl = p ? '' : ` xmlns="${escapeAttr(ns)}"`;
   return content === '' ? `<${tag}${decl}/>` : `<${tag}${decl}>${content}</${tag}>`;
 }
 
-/** An element as a client sent it (a dead property), written back with its namespaces declared. */
+/** An element as a client sent it (a dead property), written back with its namespaces declared, its attributes' prefixes' included. */
 export function writeElement(e: DavElement): string {
-  const attrs = Object.entries(e.attrs)
-    .map(([k, v]) => ` ${k}="${escapeXml(v)}"`)
+  const declared = Object.entries(e.attrPrefixes ?? {})
+    .map(([p, ns]) => ` xmlns:${p}="${escapeAttr(ns)}"`)
+    .join('');
+  const attrs = declared + Object.entries(e.attrs)
+    .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
     .join('');
   const inner = escapeXml(e.text) + e.children.map(writeElement).join('');
-  const open = `<${e.name} xmlns="${escapeXml(e.ns)}"${attrs}`;
+  const open = `<${e.name} xmlns="${escapeAttr(e.ns)}"${attrs}`;
   return inner === '' ? `${open}/>` : `${open}>${inner}</${e.name}>`;
 }
 

@@ -1,14 +1,15 @@
 import type { ItemError } from '../errors.js';
 import { addTasks, deleteTasks, editTasks, type BeforeWrite, type WriteResult } from '../features/tasks/tasks.write.js';
 import { storedDate } from '../ical/times.js';
-import type { TodoFields } from '../ical/vtodo-model.js';
+import { statusAsked, type TodoFields } from '../ical/vtodo-model.js';
 import { readCalendarObject } from '../ical/vtodo-read.js';
+import { startWrittenAsDtstart } from '../ical/vtodo-write.js';
 import type { AuthContext } from '../oauth/access-tokens.js';
 import type { Repos, Task } from '../storage/store.js';
 import { calendarAt, type Calendar } from './calendars.js';
 import { plain, XML_TYPE, type DavAnswer, type DavContext } from './dav-context.js';
 import { CALDAV, DAV, davError } from './dav-xml.js';
-import { findObject, sameFound, taskOfDefaultName, taskOfDefaultUid, type Found, type ObjectView } from './objects.js';
+import { etagListHolds, findObject, sameFound, taskOfDefaultName, taskOfDefaultUid, type Found, type ObjectView } from './objects.js';
 
 /**
  * PUT, DELETE and MOVE of calendar objects, through the tasks' own services (tasks/add, edit and
@@ -30,19 +31,10 @@ export function davAuth(ctx: DavContext): AuthContext {
   return { userPk: ctx.account.pk, clientPk: 0, grantId: 0, scopes, expiresAt: Number.MAX_SAFE_INTEGER };
 }
 
-/** RFC 7232: whether an If-Match or If-None-Match header holds for the object as it is (undefined: none). */
+/** RFC 9110 13.1: whether an If-Match or If-None-Match header fails for the object as it is (undefined: no header). */
 export function preconditionFails(ifMatch: string | undefined, ifNoneMatch: string | undefined, current: ObjectView | undefined): boolean {
-  const tags = (h: string): string[] => h.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (ifMatch !== undefined) {
-    if (!current) return true;
-    const list = tags(ifMatch);
-    if (!list.includes('*') && !list.includes(current.etag)) return true;
-  }
-  if (ifNoneMatch !== undefined && current) {
-    const list = tags(ifNoneMatch);
-    if (list.includes('*') || list.includes(current.etag)) return true;
-  }
-  return false;
+  if (ifMatch !== undefined && (!current || !etagListHolds(ifMatch, current.etag, 'strong'))) return true;
+  return ifNoneMatch !== undefined && current !== undefined && etagListHolds(ifNoneMatch, current.etag, 'weak');
 }
 
 /** The task a UID names in this account, if a live one does (a client's UID, or one of Tickler's own), read through `reader`. */
@@ -69,14 +61,19 @@ async function existing(ctx: DavContext, kind: 'context' | 'goal' | 'location', 
 async function itemOf(ctx: DavContext, f: TodoFields, calendar: Calendar, current: Task | undefined, withParent: boolean): Promise<{ item: Record<string, unknown>; kept: string }> {
   const today = Math.floor((ctx.deps.clock.now() / 1000 + ctx.account.offsetMinutes * 60) / 86400);
   const completed = f.completed === null ? 0 : f.completed === 'undated' ? (current && current.completed !== 0 ? current.completed : storedDate(today)) : storedDate(f.completed);
+  // A start written in X-TICKLER-START that an app dropped with the X- properties it does not
+  // know stays: the app never saw a DTSTART it could have removed.
+  const startKept = !f.startTold && current !== undefined && current.startdate !== 0 && !startWrittenAsDtstart(current);
   const item: Record<string, unknown> = {
     title: f.title,
     note: f.note,
     folder: calendar.folder,
     duedate: f.due ? storedDate(f.due.day) : 0,
     duetime: f.due && f.due.time !== null ? f.due.day * 86400 + f.due.time : 0,
-    startdate: f.start ? storedDate(f.start.day) : 0,
-    starttime: f.start && f.start.time !== null ? f.start.day * 86400 + f.start.time : 0,
+    ...(!startKept && {
+      startdate: f.start ? storedDate(f.start.day) : 0,
+      starttime: f.start && f.start.time !== null ? f.start.day * 86400 + f.start.time : 0,
+    }),
     completed,
     priority: f.priority,
     tag: f.tags,
@@ -89,9 +86,8 @@ async function itemOf(ctx: DavContext, f: TodoFields, calendar: Calendar, curren
     const id = await existing(ctx, key, t[key]);
     if (id !== undefined) item[key] = id;
   }
-  if (t.status !== undefined) item['status'] = t.status;
-  else if (f.cancelled) item['status'] = 9;
-  else if (current?.status === 9) item['status'] = 0;
+  const status = statusAsked(f.icalStatus, t.status, current?.status);
+  if (status !== undefined) item['status'] = status;
   let props = f.kept.props;
   // The parent is the tasks' service's to judge (one level, a subscription: task-checks.ts); one
   // it does not know stays as the client wrote it.

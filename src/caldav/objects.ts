@@ -37,6 +37,18 @@ export async function positionBefore(reader: Repos, account: AccountView): Promi
   return (await reader.changes.position(account.pk))?.seq ?? 0;
 }
 
+/**
+ * Whether an If-Match or If-None-Match list names an object's ETag (RFC 9110 13.1.1, 13.1.2): `*`
+ * names any. If-Match compares strongly, so a weak tag (`W/"7"`) never matches; If-None-Match
+ * compares weakly, so `W/"7"` matches `"7"`.
+ */
+export function etagListHolds(header: string, etag: string, comparison: 'strong' | 'weak'): boolean {
+  return header.split(',').some((listed) => {
+    const tag = listed.trim();
+    return tag === '*' || tag === etag || (comparison === 'weak' && tag.startsWith('W/') && tag.slice(2) === etag);
+  });
+}
+
 /** The task a name of Tickler's own names, or undefined. */
 export function taskOfDefaultName(name: string): number | undefined {
   const m = DEFAULT_NAME.exec(name);

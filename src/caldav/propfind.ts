@@ -1,4 +1,4 @@
-import { allPropNames, emptyProperty, propertyValue, type PropertyInput } from './properties.js';
+import { allPropNames, askedNames, emptyProperty, propertyValue, tooManyProperties, type PropertyInput } from './properties.js';
 import { CALDAV, child, clarkOf, DAV, multistatus, parseDav, response, type DavElement } from './dav-xml.js';
 import { plain, XML_TYPE, type DavAnswer, type DavContext, type Resource } from './dav-context.js';
 import { membersOf } from './resources.js';
@@ -23,7 +23,11 @@ function requestOf(body: string): Request | DavAnswer {
   }
   if (clarkOf(root) !== '{DAV:}propfind') return plain(400, 'a PROPFIND body is a DAV:propfind element');
   const prop = child(root, DAV, 'prop');
-  if (prop) return { kind: 'prop', names: prop.children.map(clarkOf) };
+  if (prop) {
+    // Each name once (a name sent twice would write its value twice), and only so many.
+    const names = askedNames(prop);
+    return tooManyProperties(names) ?? { kind: 'prop', names };
+  }
   if (child(root, DAV, 'propname')) return { kind: 'propname' };
   return { kind: 'allprop' };
 }
@@ -34,8 +38,9 @@ export async function propfind(ctx: DavContext, resource: Resource, depth: '0' |
   // The position (a calendar's CTag and sync token) is read before the members it covers.
   const position = (await ctx.deps.store.read.changes.position(ctx.account.pk))?.seq ?? 0;
   const resources = depth === '0' ? [resource] : [resource, ...(await membersOf(ctx, resource, position))];
-  // Calendar data (and sizes) are written only when asked for, for every object at once.
-  const wantsText = request.kind === 'prop' && request.names.some((n) => n === `{${CALDAV}}calendar-data` || n === '{DAV:}getcontentlength');
+  // Calendar data (and sizes) are written only when asked for, for every object at once; allprop
+  // asks for getcontentlength, which is the length of the object's text.
+  const wantsText = request.kind === 'allprop' || (request.kind === 'prop' && request.names.some((n) => n === `{${CALDAV}}calendar-data` || n === '{DAV:}getcontentlength'));
   const objects = resources.flatMap((r) => (r.kind === 'object' ? [r.view] : []));
   const texts = wantsText && objects.length > 0 ? await objectTexts(ctx.deps, ctx.account, objects) : new Map<number, string>();
   const answers = resources.map((r) => {

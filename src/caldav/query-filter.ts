@@ -34,9 +34,31 @@ function rangeOf(e: DavElement): Range {
   return { start, end };
 }
 
+/**
+ * A property's first value, undefined when it has none or the value cannot be read. ical.js decodes
+ * values when first read and throws on one it cannot read; a PUT refuses those now, but an object
+ * kept before may hold one, and it must not fail the whole query (one object's value is no value).
+ */
+function firstValue(c: ICAL.Component, name: string): unknown {
+  try {
+    return c.getFirstPropertyValue(name) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A property's values as text, for text-match; none when they cannot be read (firstValue). */
+function textValues(p: ICAL.Property): string[] {
+  try {
+    return p.getValues().map((v) => String(v));
+  } catch {
+    return [];
+  }
+}
+
 /** The moment of a date or date-time property; a DATE or floating value in `offsetMinutes` (the account's clock). */
 function momentOf(c: ICAL.Component, name: string, offsetMinutes: number): number | undefined {
-  const v = c.getFirstPropertyValue(name);
+  const v = firstValue(c, name);
   if (!(v instanceof ICAL.Time)) return undefined;
   const zone = v.zone?.tzid;
   if (zone === 'UTC' || zone === 'Z') return v.toUnixTime();
@@ -48,7 +70,7 @@ function momentOf(c: ICAL.Component, name: string, offsetMinutes: number): numbe
 function todoInRange(c: ICAL.Component, r: Range, offsetMinutes: number): boolean {
   const dtstart = momentOf(c, 'dtstart', offsetMinutes);
   const due = momentOf(c, 'due', offsetMinutes);
-  const durationValue = c.getFirstPropertyValue('duration');
+  const durationValue = firstValue(c, 'duration');
   const duration = durationValue instanceof ICAL.Duration ? durationValue.toSeconds() : undefined;
   const completed = momentOf(c, 'completed', offsetMinutes);
   const created = momentOf(c, 'created', offsetMinutes);
@@ -85,7 +107,7 @@ function propMatches(c: ICAL.Component, f: DavElement, offsetMinutes: number): b
     if (at === undefined || !(r.start <= at && at < r.end)) return false;
   }
   const text = child(f, CALDAV, 'text-match');
-  if (text && !textMatches(props.flatMap((p) => p.getValues().map((v) => String(v))), text)) return false;
+  if (text && !textMatches(props.flatMap(textValues), text)) return false;
   for (const pf of children(f, CALDAV, 'param-filter')) {
     const param = (pf.attrs['name'] ?? '').toLowerCase();
     const values = props.map((p) => p.getParameter(param)).filter((v) => v !== undefined && v !== null).map(String);

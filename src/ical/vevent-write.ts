@@ -1,5 +1,6 @@
 import ICAL from 'ical.js';
 import type { Task } from '../storage/store.js';
+import { icalText, withoutControls } from './ical-text.js';
 import { dayOf, icalDate, icalOf, icalUtc, momentOf } from './times.js';
 import { eventRrule } from './vevent-repeat.js';
 import { PRODID } from './vtodo-write.js';
@@ -32,11 +33,6 @@ export interface FeedContext {
 /** An event's UID: stable per task, and distinct from the UID of the task's VTODO (`task-…`). */
 export const eventUid = (taskId: number, userid: string): string => `due-${taskId}-${userid}@tickler`;
 
-/** TEXT as RFC 5545 3.3.11 escapes it, for the properties ical.js does not know to be text. */
-function escapedText(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
-}
-
 function add(c: ICAL.Component, name: string, value: unknown): void {
   const p = new ICAL.Property(name);
   p.setValue(value as string);
@@ -52,7 +48,8 @@ export function veventOf(t: Task, ctx: FeedContext): ICAL.Component {
   add(e, 'uid', eventUid(t.id, ctx.userid));
   add(e, 'dtstamp', icalUtc(t.modified));
   add(e, 'last-modified', icalUtc(t.modified));
-  add(e, 'summary', t.title);
+  // ical.js escapes TEXT itself; the control characters no value may hold are left out first.
+  add(e, 'summary', withoutControls(t.title));
   if (t.duetime === null) {
     // All day: a DATE, shown on that day wherever the calendar is; DTEND is exclusive (RFC 5545 3.6.1).
     add(e, 'dtstart', icalDate(day));
@@ -65,13 +62,13 @@ export function veventOf(t: Task, ctx: FeedContext): ICAL.Component {
   }
   const recur = eventRrule(t, offset);
   if (recur) add(e, 'rrule', recur);
-  add(e, 'description', t.note === '' ? `Open in Tickler: ${url}` : `${t.note}\n\nOpen in Tickler: ${url}`);
+  add(e, 'description', t.note === '' ? `Open in Tickler: ${url}` : `${withoutControls(t.note)}\n\nOpen in Tickler: ${url}`);
   add(e, 'url', url);
   // A task is not an appointment: it does not make the person busy in free/busy lookups.
   add(e, 'transp', 'TRANSPARENT');
   // Canceled (v3 status 9) but not completed: calendars hide such an event or strike it through.
   if (t.status === 9) add(e, 'status', 'CANCELLED');
-  const tags = t.tag === '' ? [] : t.tag.split(', ');
+  const tags = t.tag === '' ? [] : withoutControls(t.tag).split(', ');
   if (tags.length > 0) {
     const p = new ICAL.Property('categories');
     p.setValues(tags);
@@ -82,7 +79,7 @@ export function veventOf(t: Task, ctx: FeedContext): ICAL.Component {
     // day, the moment CalDAV's alarm (before DUE) fires too.
     const alarm = new ICAL.Component('valarm');
     add(alarm, 'action', 'DISPLAY');
-    add(alarm, 'description', t.title);
+    add(alarm, 'description', withoutControls(t.title));
     add(alarm, 'trigger', ICAL.Duration.fromSeconds(-t.remind * 60));
     e.addSubcomponent(alarm);
   }
@@ -97,8 +94,8 @@ export function feedText(tasks: readonly Task[], ctx: FeedContext): string {
   add(cal, 'calscale', 'GREGORIAN');
   // A published calendar, not an invitation (Outlook reads subscriptions as PUBLISH).
   add(cal, 'method', 'PUBLISH');
-  add(cal, 'name', escapedText(ctx.name));
-  add(cal, 'x-wr-calname', escapedText(ctx.name));
+  add(cal, 'name', icalText(ctx.name));
+  add(cal, 'x-wr-calname', icalText(ctx.name));
   add(cal, 'refresh-interval', ICAL.Duration.fromSeconds(REFRESH_SECONDS));
   add(cal, 'x-published-ttl', ICAL.Duration.fromSeconds(REFRESH_SECONDS).toString());
   for (const t of tasks) cal.addSubcomponent(veventOf(t, ctx));

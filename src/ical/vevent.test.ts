@@ -98,6 +98,19 @@ describe('the events of a calendar feed', () => {
     const parsed = ical.sync.parseICS(body) as { vcalendar?: Record<string, unknown> };
     assert.equal(parsed.vcalendar?.['WR-CALNAME'], 'Home, garden; a\\b', 'a calendar app reads the name back');
   });
+
+  it('control characters of a task or a name are left out (RFC 5545 allows none in a value but HTAB); the VTODO writer does the same', () => {
+    const task = newTask(8, { title: 'bell\u0007 vt\u000b', note: 'one\u0001\ttwo', tag: 'a\u001fb', duedate: storedDate(D), remind: 15 });
+    const feed = text([task], -300, 'Name\u0000\u007f');
+    const vtodo = calendarObject(task, { uid: 'u-8', kept: NOTHING_KEPT, offsetMinutes: -300 });
+    for (const body of [feed, vtodo]) {
+      assert.doesNotMatch(body, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/, body);
+      assert.match(body, /\r\nSUMMARY:bell vt\r\n/);
+      assert.match(body, /\r\nDESCRIPTION:one\ttwo/);
+      assert.match(body, /\r\nCATEGORIES:ab\r\n/);
+    }
+    assert.match(feed, /\r\nX-WR-CALNAME:Name\r\n/);
+  });
 });
 
 describe('repeating tasks in a calendar feed', () => {

@@ -28,6 +28,8 @@ export interface TodoFields {
   readonly note: string;
   readonly due: ClockDay | null;
   readonly start: ClockDay | null;
+  /** Whether the object carries DTSTART or X-TICKLER-START (without either, start is null). */
+  readonly startTold: boolean;
   /** The day it was completed; 'undated' for a VTODO completed without a COMPLETED time; null when open. */
   readonly completed: number | 'undated' | null;
   /** v3 priority, -1 to 3. */
@@ -42,8 +44,8 @@ export interface TodoFields {
   readonly parentUid: string | null;
   /** The `X-TICKLER-…` fields the object carries; those it does not carry stay as they are. */
   readonly tickler: Readonly<Partial<Record<TicklerField, number>>>;
-  /** iCalendar's STATUS:CANCELLED, for a task whose v3 status the object does not carry. */
-  readonly cancelled: boolean;
+  /** iCalendar's STATUS, upper case; undefined without one. With `tickler.status`, statusAsked() decides the v3 status. */
+  readonly icalStatus: string | undefined;
   readonly kept: KeptIcal;
 }
 
@@ -65,4 +67,34 @@ export function v3Priority(p: number): number {
   if (p <= 5) return 1;
   if (p === 6) return 0;
   return -1;
+}
+
+/**
+ * iCalendar's STATUS of an open task of a v3 status: 9 (Canceled) is CANCELLED, 2 (Active)
+ * IN-PROCESS, every other NEEDS-ACTION. A completed task's is COMPLETED, whatever its status.
+ */
+export function icalStatusOf(status: number): 'CANCELLED' | 'IN-PROCESS' | 'NEEDS-ACTION' {
+  return status === 9 ? 'CANCELLED' : status === 2 ? 'IN-PROCESS' : 'NEEDS-ACTION';
+}
+
+/** The v3 status a STATUS says by itself: CANCELLED 9, IN-PROCESS 2. */
+const SAID_BY_STATUS: Readonly<Record<string, number>> = { CANCELLED: 9, 'IN-PROCESS': 2 };
+
+/**
+ * The v3 status a VTODO asks for; undefined leaves the task's as it is. X-TICKLER-STATUS (the v3
+ * value) holds while STATUS is what Tickler writes for it: clients keep X- properties they do not
+ * know, so a STATUS changed beside a kept X-TICKLER-STATUS is the person's change, and wins. Then
+ * STATUS says 9 or 2 itself; NEEDS-ACTION (or none) says neither, so a task that was 9 or 2 becomes
+ * 0, and any other status, which STATUS cannot say, stays. COMPLETED says nothing of the status.
+ * `current` is the task's status now (undefined for a new task).
+ */
+export function statusAsked(icalStatus: string | undefined, tickler: number | undefined, current: number | undefined): number | undefined {
+  const word = icalStatus ?? 'NEEDS-ACTION';
+  if (tickler !== undefined && (word === 'COMPLETED' || word === icalStatusOf(tickler))) return tickler;
+  const said = SAID_BY_STATUS[word];
+  if (said !== undefined) return said;
+  if (word === 'COMPLETED') return undefined;
+  // A status STATUS would say (9, 2) is no longer so, whether X-TICKLER-STATUS still claims it or the task had it.
+  const claimed = tickler ?? current;
+  return claimed !== undefined && icalStatusOf(claimed) !== 'NEEDS-ACTION' ? 0 : undefined;
 }

@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
+import { holdsControls } from './ical-text.js';
 import { clockOfIcal, wallOf, type ClockDay } from './times.js';
-import { rruleOf } from './vtodo-write.js';
+import { isOwnZone, rruleOf } from './vtodo-write.js';
 import { TICKLER_FIELDS, v3Priority, type KeptIcal, type TicklerField, type TodoFields } from './vtodo-model.js';
 
 /**
@@ -76,6 +77,23 @@ function ticklerFields(todo: ICAL.Component): Partial<Record<TicklerField, numbe
   return out;
 }
 
+/**
+ * The VTIMEZONEs an object keeps: one a TZID (RFC 5545 3.6.5), the first sent; none of Tickler's
+ * own, which the writer writes whenever the object names one (vtodo-write.ts, isOwnZone).
+ */
+function keptZones(components: readonly ICAL.Component[]): unknown[] {
+  const seen = new Set<string>();
+  const kept: unknown[] = [];
+  for (const zone of components) {
+    if (zone.name !== 'vtimezone') continue;
+    const tzid = String(zone.getFirstPropertyValue('tzid') ?? '');
+    if (isOwnZone(tzid) || seen.has(tzid)) continue;
+    seen.add(tzid);
+    kept.push(zone.toJSON() as unknown);
+  }
+  return kept;
+}
+
 function parseCalendar(body: string): ICAL.Component | ReadProblem {
   let jcal: unknown;
   try {
@@ -87,9 +105,31 @@ function parseCalendar(body: string): ICAL.Component | ReadProblem {
   return new ICAL.Component(jcal);
 }
 
-export function readCalendarObject(body: string, offsetMinutes: number): { readonly ok: TodoFields } | { readonly problem: ReadProblem } {
+/**
+ * Every value of a component and its subcomponents decoded once. ical.js parses a value's text only
+ * when it is first read, and throws on one it cannot read (`DUE:abc`, `DURATION:PXYZ`, a TRIGGER of
+ * garbage): read here, such a value is refused with the object, rather than failing this read
+ * later, or kept and failing every later reader of the object (calendar-query's filters).
+ */
+function decodeAll(c: ICAL.Component): void {
+  for (const p of c.getAllProperties()) p.getValues();
+  for (const sub of c.getAllSubcomponents()) decodeAll(sub);
+}
+
+type ReadResult = { readonly ok: TodoFields } | { readonly problem: ReadProblem };
+
+export function readCalendarObject(body: string, offsetMinutes: number): ReadResult {
   const cal = parseCalendar(body);
   if (!(cal instanceof ICAL.Component)) return { problem: cal };
+  try {
+    return readTodo(cal, offsetMinutes);
+  } catch (err) {
+    // ical.js throws plain errors from its value parsers: any of them is a value that is not iCalendar.
+    return { problem: { kind: 'calendar-data', desc: `a value cannot be read: ${(err as Error).message}` } };
+  }
+}
+
+function readTodo(cal: ICAL.Component, offsetMinutes: number): ReadResult {
   const components = cal.getAllSubcomponents();
   const other = components.find((c) => c.name !== 'vtodo' && c.name !== 'vtimezone');
   if (other) return { problem: { kind: 'component', desc: `this calendar holds tasks (VTODO) only, not ${other.name.toUpperCase()}` } };
@@ -98,9 +138,11 @@ export function readCalendarObject(body: string, offsetMinutes: number): { reado
   if (!master) return { problem: { kind: 'component', desc: 'the calendar object holds no VTODO' } };
   const uid = text(master, 'uid')?.trim();
   if (!uid) return { problem: { kind: 'object', desc: 'a VTODO needs a UID' } };
+  if (holdsControls(uid)) return { problem: { kind: 'object', desc: 'a UID may not hold control characters' } };
   if (todos.some((t) => text(t, 'uid')?.trim() !== uid)) return { problem: { kind: 'object', desc: 'every VTODO of one object must have the same UID' } };
   const title = text(master, 'summary')?.trim() ?? '';
   if (title === '') return { problem: { kind: 'object', desc: 'a task needs a SUMMARY (its title)' } };
+  decodeAll(cal);
 
   const status = text(master, 'status')?.toUpperCase();
   const completedAt = timeOf(master, 'completed', offsetMinutes);
@@ -108,6 +150,8 @@ export function readCalendarObject(body: string, offsetMinutes: number): { reado
   const parentLink = master
     .getAllProperties('related-to')
     .find((p) => String(p.getParameter('reltype') ?? 'PARENT').toUpperCase() === 'PARENT');
+  // The parent's UID is looked up as a UID is: one with control characters names no task.
+  if (parentLink && holdsControls(String(parentLink.getFirstValue()))) return { problem: { kind: 'object', desc: 'a UID may not hold control characters (RELATED-TO)' } };
   const props = master
     .getAllProperties()
     .filter((p) => !MODELLED.has(p.name) && p !== parentLink)
@@ -119,7 +163,7 @@ export function readCalendarObject(body: string, offsetMinutes: number): { reado
   const overrides = todos.filter((t) => t !== master).map((t) => t.toJSON() as unknown);
   // Time zones travel with the object only when something kept names one.
   const needsZones = JSON.stringify([props, comps, overrides]).includes('"tzid"');
-  const zones = needsZones ? components.filter((c) => c.name === 'vtimezone').map((c) => c.toJSON() as unknown) : [];
+  const zones = needsZones ? keptZones(components) : [];
   const kept: KeptIcal = { props, comps, calendar: [...zones, ...overrides] };
   const xStart = text(master, 'x-tickler-start');
   const xRemind = text(master, 'x-tickler-remind');
@@ -131,6 +175,7 @@ export function readCalendarObject(body: string, offsetMinutes: number): { reado
       note: text(master, 'description') ?? '',
       due: timeOf(master, 'due', offsetMinutes),
       start: timeOf(master, 'dtstart', offsetMinutes) ?? (xStart === undefined ? null : (wallOf(xStart) ?? null)),
+      startTold: xStart !== undefined || master.hasProperty('dtstart'),
       completed: completedAt ? completedAt.day : status === 'COMPLETED' ? 'undated' : null,
       priority: v3Priority(Number(master.getFirstPropertyValue('priority') ?? 0)),
       tags: master
@@ -143,7 +188,7 @@ export function readCalendarObject(body: string, offsetMinutes: number): { reado
       remind: reminder?.minutes ?? (xRemind !== undefined && /^\d+$/.test(xRemind.trim()) ? Number(xRemind) : 0),
       parentUid: parentLink ? String(parentLink.getFirstValue()).trim() || null : null,
       tickler: ticklerFields(master),
-      cancelled: status === 'CANCELLED',
+      icalStatus: status,
       kept,
     },
   };

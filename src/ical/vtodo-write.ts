@@ -2,8 +2,9 @@ import ICAL from 'ical.js';
 import { BoundedMap } from '../lib/bounded-map.js';
 import { civilFromDays } from '../repeat/calendar.js';
 import type { Task } from '../storage/store.js';
+import { icalText, xValue } from './ical-text.js';
 import { dayOf, momentOf, wallText, type ClockDay } from './times.js';
-import { ICAL_PRIORITY, type KeptIcal, type TicklerField } from './vtodo-model.js';
+import { ICAL_PRIORITY, icalStatusOf, type KeptIcal, type TicklerField } from './vtodo-model.js';
 
 /**
  * A task as an iCalendar VTODO (docs/caldav.md, the mapping table), written as text here: ical.js
@@ -56,22 +57,6 @@ export function rruleOf(repeat: string): string | undefined {
   return out ?? undefined;
 }
 
-/** RFC 5545 3.3.11: a TEXT value. */
-function text(s: string): string {
-  // Most text needs nothing: tested before it is rewritten (a calendar-multiget writes thousands).
-  if (!/[\\;,\r\n]/.test(s)) return s;
-  return s.replace(/\r\n?/g, '\n').replace(/[\\;,\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
-}
-
-/**
- * The value of an X- property: ical.js (and most readers) take an unknown property's value as it
- * stands, without unescaping, so only what would break the line goes (a repeat holds no line break
- * a rule could mean).
- */
-function xText(s: string): string {
-  return s.replace(/[\r\n]+/g, ' ');
-}
-
 /** RFC 5545 3.1: a content line folded at 75 octets, never inside a character. */
 function fold(line: string): string {
   // A UTF-16 unit takes at most 3 octets: a line of 25 units or fewer is short whatever it holds.
@@ -115,9 +100,48 @@ function offsetText(minutes: number): string {
   return `${minutes < 0 ? '-' : '+'}${two(Math.floor(a / 60))}${two(a % 60)}`;
 }
 
+/**
+ * How the TZIDs of Tickler's own zones begin (`Tickler UTC-0500`). Such a zone is a function of its
+ * name: the writer writes one whenever the object names it, and the reader never keeps a copy (a
+ * client sends back the one it got, and kept beside the one written each time, copies piled up a
+ * round trip at a time).
+ */
+const TICKLER_ZONE_PREFIX = 'Tickler UTC';
+
 /** The name of the account's clock as a time zone of its own (its VTIMEZONE goes with the object). */
 function zoneId(offsetMinutes: number): string {
-  return `Tickler UTC${offsetText(offsetMinutes)}`;
+  return `${TICKLER_ZONE_PREFIX}${offsetText(offsetMinutes)}`;
+}
+
+/** Whether a TZID names one of Tickler's own zones (zoneId). */
+export function isOwnZone(tzid: string): boolean {
+  return /^Tickler UTC[+-]\d{4}$/.test(tzid);
+}
+
+/** Tickler's zones named in what an object keeps: `"tzid":"Tickler UTC+0100"` in its jCal. */
+const NAMED_OWN_ZONE = /"tzid":"Tickler UTC([+-])(\d{2})(\d{2})"/g;
+
+/**
+ * The offsets of Tickler's zones the kept properties name (an EXDATE a client wrote in the zone of
+ * DTSTART, an override's RECURRENCE-ID): still named once the task stops repeating, or its account
+ * moves to another clock, so written for as long as they are named.
+ */
+function ownZonesNamed(kept: KeptIcal): number[] {
+  if (kept.props.length + kept.comps.length + kept.calendar.length === 0) return [];
+  const json = JSON.stringify(kept);
+  if (!json.includes(TICKLER_ZONE_PREFIX)) return [];
+  const offsets: number[] = [];
+  for (const [, sign, hours, minutes] of json.matchAll(NAMED_OWN_ZONE)) {
+    if (Number(hours) < 24 && Number(minutes) < 60) offsets.push((sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes)));
+  }
+  return offsets;
+}
+
+/** The TZID of a kept calendar component when it is a VTIMEZONE (jCal: [name, properties, components]). */
+function keptZoneId(comp: unknown): string | undefined {
+  if (!Array.isArray(comp) || comp[0] !== 'vtimezone' || !Array.isArray(comp[1])) return undefined;
+  const tzid = (comp[1] as unknown[]).find((p): p is unknown[] => Array.isArray(p) && p[0] === 'tzid');
+  return tzid === undefined ? undefined : String(tzid[3]);
 }
 
 /**
@@ -133,6 +157,28 @@ function zoneLines(offsetMinutes: number): string[] {
 /** Whether the task's times are written in the account's own zone (zoneLines). */
 function zonedTimes(t: Task): boolean {
   return rruleOf(t.repeat) !== undefined && ((t.duedate !== 0 && t.duetime !== null) || (t.startdate !== 0 && t.starttime !== null));
+}
+
+/**
+ * Whether the start can be DTSTART beside this due (RFC 5545 3.8.2.3): DUE of the same value type
+ * (both days, or both times) and strictly later. Any other start travels in X-TICKLER-START, which
+ * the reader takes when there is no DTSTART: a start day with a due time, the same day twice, a
+ * start not before the due.
+ */
+function startFitsDue(start: ClockDay, due: ClockDay | undefined): boolean {
+  if (!due) return true;
+  if (start.time === null || due.time === null) return start.time === null && due.time === null && start.day < due.day;
+  // Both clock times of one account: their order is their moments' order.
+  return start.day * 86400 + start.time < due.day * 86400 + due.time;
+}
+
+/**
+ * Whether the task's start is written as DTSTART (else X-TICKLER-START, or none): an app that
+ * drops X- properties never saw a start it could have removed (object-writes.ts keeps it).
+ */
+export function startWrittenAsDtstart(t: Task): boolean {
+  if (t.startdate === 0) return false;
+  return startFitsDue({ day: dayOf(t.startdate), time: t.starttime }, t.duedate === 0 ? undefined : { day: dayOf(t.duedate), time: t.duetime });
 }
 
 /** A duration before its reference (the reminder's trigger): -P1W, -P2D or -PT1H30M. */
@@ -157,41 +203,42 @@ const TICKLER_VALUES: ReadonlyArray<readonly [TicklerField, (t: Task) => number]
 /** The VTODO's content lines, BEGIN and END included, unfolded. */
 function vtodoLines(t: Task, ctx: WriteContext): string[] {
   const offset = ctx.offsetMinutes;
-  const lines = ['BEGIN:VTODO', `UID:${text(ctx.uid)}`, `DTSTAMP:${utc(t.modified)}`];
+  const lines = ['BEGIN:VTODO', `UID:${icalText(ctx.uid)}`, `DTSTAMP:${utc(t.modified)}`];
   // CREATED is never later than LAST-MODIFIED: an added date is a day, kept at noon, which may be
   // later that day than the task's last change (a task imported without its added date).
-  lines.push(`CREATED:${utc(t.added === 0 ? t.modified : Math.min(t.added, t.modified))}`, `LAST-MODIFIED:${utc(t.modified)}`, `SUMMARY:${text(t.title)}`);
-  if (t.note !== '') lines.push(`DESCRIPTION:${text(t.note)}`);
+  lines.push(`CREATED:${utc(t.added === 0 ? t.modified : Math.min(t.added, t.modified))}`, `LAST-MODIFIED:${utc(t.modified)}`, `SUMMARY:${icalText(t.title)}`);
+  if (t.note !== '') lines.push(`DESCRIPTION:${icalText(t.note)}`);
   const due = t.duedate === 0 ? undefined : { day: dayOf(t.duedate), time: t.duetime };
   const start = t.startdate === 0 ? undefined : { day: dayOf(t.startdate), time: t.starttime };
-  const dueAt = due && (due.time === null ? due.day * 86400 + 86399 - offset * 60 : momentOf(due.day, due.time, offset));
-  const startAt = start && momentOf(start.day, start.time ?? 0, offset);
-  // DTSTART must come before DUE (RFC 5545 3.8.2.3): a start that does not travels in X-TICKLER-START.
   const zoned = zonedTimes(t);
-  if (start && (dueAt === undefined || (startAt as number) < dueAt)) lines.push(when('DTSTART', start, offset, zoned));
+  if (start && startFitsDue(start, due)) lines.push(when('DTSTART', start, offset, zoned));
   else if (start) lines.push(`X-TICKLER-START:${wallText(start)}`);
   if (due) lines.push(when('DUE', due, offset, zoned));
   const rule = rruleOf(t.repeat);
   if (rule) lines.push(`RRULE:${rule}`);
   // The repeat as v3 holds it, whenever RRULE cannot say all of it (FROMCOMP, FASTFORWARD, PARENT, a rule it cannot hold).
-  if (t.repeat !== '' && rule !== t.repeat) lines.push(`X-TICKLER-REPEAT:${xText(t.repeat)}`);
+  if (t.repeat !== '' && rule !== t.repeat) lines.push(`X-TICKLER-REPEAT:${xValue(t.repeat)}`);
   if (t.completed !== 0) {
     // The completed day, at noon in the account's clock: read back, it is the same day.
     lines.push('STATUS:COMPLETED', `COMPLETED:${utc(momentOf(dayOf(t.completed), 43200, offset))}`);
-  } else lines.push(`STATUS:${t.status === 9 ? 'CANCELLED' : t.status === 2 ? 'IN-PROCESS' : 'NEEDS-ACTION'}`);
+  } else lines.push(`STATUS:${icalStatusOf(t.status)}`);
   const priority = ICAL_PRIORITY[t.priority] ?? 0;
   if (priority !== 0) lines.push(`PRIORITY:${priority}`);
   const categories = [...(t.tag === '' ? [] : t.tag.split(', ')), ...(ctx.moreCategories ?? [])];
-  if (categories.length > 0) lines.push(`CATEGORIES:${categories.map(text).join(',')}`);
-  if (ctx.parentUid !== undefined) lines.push(`RELATED-TO;RELTYPE=PARENT:${text(ctx.parentUid)}`);
+  if (categories.length > 0) lines.push(`CATEGORIES:${categories.map(icalText).join(',')}`);
+  if (ctx.parentUid !== undefined) lines.push(`RELATED-TO;RELTYPE=PARENT:${icalText(ctx.parentUid)}`);
   for (const [field, value] of TICKLER_VALUES) {
     const v = value(t);
     if (v !== 0) lines.push(`X-TICKLER-${field.toUpperCase()}:${v}`);
   }
-  for (const prop of ctx.kept.props) lines.push(ICAL.stringify.property(prop as unknown[], ICAL.design.icalendar, true));
+  for (const prop of ctx.kept.props) {
+    // DUE and DURATION never go together (RFC 5545 3.6.2): a client's DURATION waits while the task has a due date.
+    if (due && Array.isArray(prop) && prop[0] === 'duration') continue;
+    lines.push(ICAL.stringify.property(prop as unknown[], ICAL.design.icalendar, true));
+  }
   if (t.remind > 0) {
     // Relative to DUE (RELATED=END of a VTODO): moving the due date moves the reminder.
-    if (due) lines.push('BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${text(t.title)}`, `TRIGGER;RELATED=END:${before(t.remind)}`, 'END:VALARM');
+    if (due) lines.push('BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${icalText(t.title)}`, `TRIGGER;RELATED=END:${before(t.remind)}`, 'END:VALARM');
     else lines.push(`X-TICKLER-REMIND:${t.remind}`);
   }
   for (const comp of ctx.kept.comps) lines.push(...new ICAL.Component(comp as unknown[]).toString().split('\r\n'));
@@ -202,9 +249,23 @@ function vtodoLines(t: Task, ctx: WriteContext): string[] {
 /** A VCALENDAR of to-dos, with the calendar components kept for them, as text. */
 export function calendarText(todos: ReadonlyArray<{ readonly task: Task; readonly ctx: WriteContext }>): string {
   const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`];
-  const zones = new Set(todos.filter(({ task }) => zonedTimes(task)).map(({ ctx }) => ctx.offsetMinutes));
-  for (const offset of zones) lines.push(...zoneLines(offset));
-  for (const { ctx } of todos) for (const comp of ctx.kept.calendar) lines.push(...new ICAL.Component(comp as unknown[]).toString().split('\r\n'));
+  const own = new Set<number>();
+  for (const { task, ctx } of todos) {
+    if (zonedTimes(task)) own.add(ctx.offsetMinutes);
+    for (const offset of ownZonesNamed(ctx.kept)) own.add(offset);
+  }
+  for (const offset of own) lines.push(...zoneLines(offset));
+  // One VTIMEZONE a TZID (RFC 5545 3.6.5): no kept copy of Tickler's (objects kept before the reader
+  // left them out hold some), and a client's zone once however many of the calendar's to-dos keep it.
+  const zones = new Set<string>();
+  for (const { ctx } of todos) {
+    for (const comp of ctx.kept.calendar) {
+      const tzid = keptZoneId(comp);
+      if (tzid !== undefined && (isOwnZone(tzid) || zones.has(tzid))) continue;
+      if (tzid !== undefined) zones.add(tzid);
+      lines.push(...new ICAL.Component(comp as unknown[]).toString().split('\r\n'));
+    }
+  }
   for (const { task, ctx } of todos) lines.push(...vtodoLines(task, ctx));
   lines.push('END:VCALENDAR');
   return `${lines.map(fold).join('\r\n')}\r\n`;

@@ -7,7 +7,7 @@ import type { Task } from '../storage/store.js';
 import { clockOf, dayOf, momentOf, storedDate } from './times.js';
 import { readCalendarObject } from './vtodo-read.js';
 import { calendarObject } from './vtodo-write.js';
-import { NOTHING_KEPT, v3Priority, type KeptIcal, type TodoFields } from './vtodo-model.js';
+import { NOTHING_KEPT, statusAsked, v3Priority, type KeptIcal, type TodoFields } from './vtodo-model.js';
 
 /** The VTODO mapping (docs/caldav.md): written and read back, what v3 holds comes back whole. */
 
@@ -65,7 +65,16 @@ describe('the VTODO mapping', () => {
           modified: 1_800_000_000,
           added: 1_799_900_000,
         });
-        const back = read(write(t, x.offset), x.offset);
+        const body = write(t, x.offset);
+        const vtodo = new ICAL.Component(ICAL.parse(body)).getFirstSubcomponent('vtodo') as ICAL.Component;
+        const dtstart = vtodo.getFirstPropertyValue('dtstart') as ICAL.Time | null;
+        const dueValue = vtodo.getFirstPropertyValue('due') as ICAL.Time | null;
+        if (dtstart && dueValue) {
+          // RFC 5545 3.8.2.3: DUE of the same value type as DTSTART, and later.
+          assert.equal(dtstart.isDate, dueValue.isDate, body);
+          assert.ok(dueValue.compare(dtstart) > 0, body);
+        }
+        const back = read(body, x.offset);
         assert.equal(back.uid, 'u-7');
         assert.equal(back.title, t.title);
         assert.equal(back.note, t.note);
@@ -166,6 +175,60 @@ describe('the VTODO mapping', () => {
     assert.deepEqual(read(again).kept, fields.kept, 'and is kept again, unchanged');
   });
 
+  it('Tickler\'s own time zones are never kept but written whenever something names one; a client\'s are kept once each', () => {
+    const weekly = newTask(12, { duedate: storedDate(20_000), duetime: 9 * 3600, repeat: 'FREQ=WEEKLY', modified: 1_800_000_000 });
+    const zonesOf = (body: string): string[] => [...body.matchAll(/\r\nBEGIN:VTIMEZONE\r\nTZID:([^\r]+)\r\n/g)].map((m) => m[1] as string).sort();
+    const paris = ['BEGIN:VTIMEZONE', 'TZID:Europe/Paris', 'BEGIN:STANDARD', 'DTSTART:19701025T030000', 'TZOFFSETFROM:+0200', 'TZOFFSETTO:+0100', 'END:STANDARD', 'END:VTIMEZONE', ''].join('\r\n');
+    const written = write(weekly, 60);
+    const own = /BEGIN:VTIMEZONE\r\n[\s\S]*?END:VTIMEZONE\r\n/.exec(written)?.[0] ?? '';
+    // A client sends Tickler's zone twice and its own twice, with an exception in Tickler's zone.
+    const sent = written
+      .replace('BEGIN:VTODO\r\n', `${own}${paris}${paris}BEGIN:VTODO\r\n`)
+      .replace('RRULE:FREQ=WEEKLY\r\n', 'RRULE:FREQ=WEEKLY\r\nEXDATE;TZID=Tickler UTC+0100:20241011T090000\r\nX-OTHER;TZID=Europe/Paris:20270101T100000\r\n');
+    assert.deepEqual(zonesOf(sent), ['Europe/Paris', 'Europe/Paris', 'Tickler UTC+0100', 'Tickler UTC+0100']);
+    const kept = read(sent, 60).kept;
+    assert.equal(kept.calendar.length, 1, 'Europe/Paris once; Tickler\'s zone is the writer\'s');
+    assert.deepEqual(zonesOf(write(weekly, 60, kept)), ['Europe/Paris', 'Tickler UTC+0100']);
+    // No longer repeating, or in another clock: the exception still names Tickler's zone of +0100, so it is written.
+    assert.deepEqual(zonesOf(write({ ...weekly, repeat: '' }, -300, kept)), ['Europe/Paris', 'Tickler UTC+0100']);
+    assert.deepEqual(zonesOf(write(weekly, -300, kept)), ['Europe/Paris', 'Tickler UTC+0100', 'Tickler UTC-0500']);
+    // Kept before Tickler's zones were left out on reading, copies and all: each TZID is written once.
+    const stored = new ICAL.Component(ICAL.parse(sent)).getAllSubcomponents('vtimezone').map((z) => z.toJSON() as unknown);
+    assert.deepEqual(zonesOf(write(weekly, 60, { ...kept, calendar: stored })), ['Europe/Paris', 'Tickler UTC+0100']);
+  });
+
+  it('DTSTART only beside a DUE of its value type and later (RFC 5545 3.8.2.3); any other start travels in X-TICKLER-START and reads back the same', () => {
+    const day = 20_000;
+    const lineOf = (body: string, name: string): string | undefined => body.split('\r\n').find((l) => l.startsWith(name));
+    const cases: ReadonlyArray<readonly [string, Partial<Task>, 'DTSTART' | 'X-TICKLER-START']> = [
+      ['a start day, a due time', { startdate: storedDate(day - 3), duedate: storedDate(day), duetime: 9 * 3600 }, 'X-TICKLER-START'],
+      ['a start time, a due day', { startdate: storedDate(day - 3), starttime: 9 * 3600, duedate: storedDate(day) }, 'X-TICKLER-START'],
+      ['the same day, no times', { startdate: storedDate(day), duedate: storedDate(day) }, 'X-TICKLER-START'],
+      ['a start day after the due day', { startdate: storedDate(day + 1), duedate: storedDate(day) }, 'X-TICKLER-START'],
+      ['an earlier day, no times', { startdate: storedDate(day - 1), duedate: storedDate(day) }, 'DTSTART'],
+      ['an earlier time', { startdate: storedDate(day), starttime: 8 * 3600, duedate: storedDate(day), duetime: 9 * 3600 }, 'DTSTART'],
+      ['the same time', { startdate: storedDate(day), starttime: 9 * 3600, duedate: storedDate(day), duetime: 9 * 3600 }, 'X-TICKLER-START'],
+      ['a start day, no due', { startdate: storedDate(day) }, 'DTSTART'],
+    ];
+    for (const [what, fields, carrier] of cases) {
+      const t = newTask(5, { starttime: null, duetime: null, ...fields });
+      const body = write(t, -300);
+      assert.equal(lineOf(body, 'DTSTART') !== undefined, carrier === 'DTSTART', `${what}:\n${body}`);
+      assert.equal(lineOf(body, 'X-TICKLER-START') !== undefined, carrier === 'X-TICKLER-START', `${what}:\n${body}`);
+      const back = read(body, -300);
+      assert.deepEqual(back.start, { day: dayOf(t.startdate), time: t.starttime }, what);
+      assert.deepEqual(back.due, t.duedate === 0 ? null : { day: dayOf(t.duedate), time: t.duetime }, what);
+    }
+  });
+
+  it('a kept DURATION is left out while DUE is written (RFC 5545: never both), and written again without a due date', () => {
+    const kept = read(todo('DTSTART:20270101T100000Z', 'DURATION:PT1H', 'X-KEEP:1'), 0).kept;
+    const dated = write(newTask(6, { duedate: storedDate(20_000), duetime: 9 * 3600 }), 0, kept);
+    assert.doesNotMatch(dated, /\r\nDURATION/);
+    assert.match(dated, /\r\nX-KEEP:1\r\n/);
+    assert.match(write(newTask(6, { startdate: storedDate(20_000) }), 0, kept), /\r\nDURATION:PT1H\r\n/);
+  });
+
   it('a client that changes the rule keeps "from completion"; one that removes it stops the repeat; PARENT survives clients that know no such rule', () => {
     const tickler = write(newTask(1, { repeat: 'FREQ=WEEKLY;FROMCOMP' }));
     assert.equal(read(tickler.replace('RRULE:FREQ=WEEKLY', 'RRULE:FREQ=DAILY')).repeat, 'FREQ=DAILY;FROMCOMP');
@@ -189,10 +252,42 @@ describe('the VTODO mapping', () => {
     assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1].map(v3Priority), [0, 3, 2, 2, 1, 1, 0, 0, 0, -1, 0, 0]);
   });
 
+  it('the v3 status: X-TICKLER-STATUS while STATUS is what Tickler writes for it, else what STATUS says', () => {
+    // [STATUS, X-TICKLER-STATUS, the task's status now] → the status asked for (undefined: left as it is).
+    const cases: ReadonlyArray<readonly [string | undefined, number | undefined, number | undefined, number | undefined]> = [
+      ['CANCELLED', 9, 9, 9],
+      ['NEEDS-ACTION', 9, 9, 0],
+      [undefined, 9, 9, 0],
+      ['IN-PROCESS', 9, 9, 2],
+      ['IN-PROCESS', 2, 2, 2],
+      ['NEEDS-ACTION', 2, 2, 0],
+      ['NEEDS-ACTION', 5, 5, 5],
+      ['COMPLETED', 9, 9, 9],
+      ['COMPLETED', 5, 5, 5],
+      ['CANCELLED', 5, 5, 9],
+      ['IN-PROCESS', 5, 5, 2],
+      ['CANCELLED', undefined, 0, 9],
+      ['IN-PROCESS', undefined, 0, 2],
+      ['NEEDS-ACTION', undefined, 9, 0],
+      ['NEEDS-ACTION', undefined, 2, 0],
+      ['NEEDS-ACTION', undefined, 5, undefined],
+      ['COMPLETED', undefined, 9, undefined],
+      ['NEEDS-ACTION', undefined, undefined, undefined],
+    ];
+    for (const [word, tickler, current, want] of cases) assert.equal(statusAsked(word, tickler, current), want, `${word} ${tickler} ${current}`);
+    for (let status = 0; status <= 10; status++) {
+      const back = read(write(newTask(1, { status })));
+      assert.equal(statusAsked(back.icalStatus, back.tickler.status, status), status === 0 ? undefined : status, `status ${status} reads back as itself`);
+      const done = read(write(newTask(1, { status, completed: storedDate(20_000) })));
+      assert.equal(statusAsked(done.icalStatus, done.tickler.status, status), status === 0 ? undefined : status, `completed, status ${status}`);
+    }
+  });
+
   it('reads status, completion, parent and the reminder of clients that write them their own way', () => {
     const done = read(todo('STATUS:COMPLETED'));
     assert.equal(done.completed, 'undated', 'completed, with no COMPLETED time');
-    assert.equal(read(todo('STATUS:CANCELLED')).cancelled, true);
+    assert.equal(read(todo('STATUS:cancelled')).icalStatus, 'CANCELLED');
+    assert.equal(read(todo()).icalStatus, undefined);
     assert.equal(read(todo('RELATED-TO:parent-uid')).parentUid, 'parent-uid', 'RELTYPE defaults to PARENT');
     assert.equal(read(todo('RELATED-TO;RELTYPE=SIBLING:s')).parentUid, null);
     const alarm = read(todo('DUE:20260108T140000Z', 'BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER;RELATED=END:-PT1H', 'END:VALARM'));
@@ -214,5 +309,23 @@ describe('the VTODO mapping', () => {
     assert.equal(problem(calendar('BEGIN:VTODO', 'SUMMARY:x', 'END:VTODO')), 'object');
     assert.equal(problem(calendar('BEGIN:VTODO', 'UID:a', 'END:VTODO')), 'object');
     assert.equal(problem(calendar('BEGIN:VTODO', 'UID:a', 'SUMMARY:x', 'END:VTODO', 'BEGIN:VTODO', 'UID:b', 'SUMMARY:y', 'END:VTODO')), 'object');
+  });
+
+  it('refuses values it cannot read as not iCalendar, modelled and kept ones alike, in the VTODO, its alarms, its overrides and its zones', () => {
+    const problem = (body: string): string => {
+      const r = readCalendarObject(body, 0);
+      return 'problem' in r ? r.problem.kind : 'ok';
+    };
+    const alarm = (trigger: string): string[] => ['BEGIN:VALARM', 'ACTION:DISPLAY', trigger, 'END:VALARM'];
+    for (const lines of [
+      ['DUE:abc'], ['DTSTART;VALUE=DATE:2027'], ['COMPLETED:zzz'], ['RRULE:FREQ=DAILY;UNTIL=xyz'],
+      ['DTSTART:20270101T100000Z', 'DURATION:PXYZ'], ['EXDATE:garbage'], ['X-OTHER;VALUE=DATE-TIME:never'],
+      ['DUE:20270101T100000Z', ...alarm('TRIGGER:garbage')], ['DUE:20270101T100000Z', ...alarm('TRIGGER;VALUE=DATE-TIME:garbage')],
+    ]) {
+      assert.equal(problem(todo(...lines)), 'calendar-data', lines.join(' '));
+    }
+    assert.equal(problem(calendar('BEGIN:VTODO', 'UID:a', 'SUMMARY:x', 'END:VTODO', 'BEGIN:VTODO', 'UID:a', 'SUMMARY:x', 'RECURRENCE-ID:soon', 'END:VTODO')), 'calendar-data');
+    assert.equal(problem(calendar('BEGIN:VTIMEZONE', 'TZID:Z', 'BEGIN:STANDARD', 'DTSTART:x', 'TZOFFSETFROM:+0100', 'TZOFFSETTO:+0100', 'END:STANDARD', 'END:VTIMEZONE', 'BEGIN:VTODO', 'UID:a', 'SUMMARY:x', 'DUE;TZID=Z:20270101T100000', 'END:VTODO')), 'calendar-data');
+    assert.equal(problem(todo('DUE:20270101T100000Z', 'RRULE:FREQ=WEEKLY;UNTIL=20271231T000000Z', 'X-OTHER;VALUE=DATE-TIME:20270101T100000Z', ...alarm('TRIGGER;RELATED=END:-PT1H'))), 'ok');
   });
 });

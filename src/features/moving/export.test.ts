@@ -98,7 +98,8 @@ describe('exports', () => {
     // of its own: the task repeats, and repeats on that clock's days.
     assert.match(text, /\r\nDUE;TZID=Tickler UTC-0500:20260101T093000\r\n/);
     assert.match(text, /\r\nTZOFFSETTO:-0500\r\n/);
-    assert.match(text, /\r\nDTSTART;VALUE=DATE:20251230\r\n/, 'a start without a time stays a date');
+    // A start day beside a due time cannot be DTSTART (RFC 5545 3.8.2.3: one value type for both).
+    assert.match(text, /\r\nX-TICKLER-START:20251230\r\n/, 'a start without a time stays a date');
     assert.match(text, /\r\nRRULE:FREQ=WEEKLY;BYDAY=MO\r\n/);
     assert.equal(parent['priority'], '1');
     assert.deepEqual(parent['categories'], ['x', 'y', 'Work']);
