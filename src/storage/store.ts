@@ -18,6 +18,7 @@ import type { AttachmentsRepo, DocumentKind, DocumentsRepo } from './documents-p
 import type { IdempotencyRepo } from './idempotency-port.js';
 import type { ImportsRepo } from './imports-port.js';
 import type { OrganizersRepo } from './organizers-port.js';
+import type { SseLeasesRepo, WebhooksRepo } from './push-port.js';
 import type { SharingRepo } from './sharing-port.js';
 import type { TasksRepo } from './tasks-port.js';
 
@@ -28,6 +29,7 @@ export type * from './documents-port.js';
 export type * from './idempotency-port.js';
 export type * from './imports-port.js';
 export type * from './organizers-port.js';
+export type * from './push-port.js';
 export type * from './sharing-port.js';
 export type * from './tasks-port.js';
 
@@ -356,6 +358,8 @@ export interface OAuthRepo {
    */
   liveGrants(filter: { readonly userPk?: number; readonly clientPk?: number }, nowSeconds: number): Promise<Grant[]>;
   recordClientInfo(grantId: number, info: ClientInfo, nowSeconds: number): Promise<void>;
+  /** The grants among `ids` that can no longer be used (revoked, past their end, or gone), ascending. */
+  endedGrants(ids: readonly number[], nowSeconds: number): Promise<number[]>;
   /** Revokes the whole family; returns true if it was not revoked before. */
   revokeGrant(id: number, nowSeconds: number, reason: string): Promise<boolean>;
   createToken(input: NewToken): Promise<void>;
@@ -432,6 +436,10 @@ export interface Repos {
   readonly idempotency: IdempotencyRepo;
   /** App passwords (app-passwords-port.ts): what CalDAV clients sign in with. */
   readonly appPasswords: AppPasswordsRepo;
+  /** The leases counting an account's event streams across instances (push-port.ts). */
+  readonly sseLeases: SseLeasesRepo;
+  /** Webhook endpoints, the outbox of their deliveries and its claims (push-port.ts). */
+  readonly webhooks: WebhooksRepo;
 }
 
 /** The most keys CountersRepo.hitMany takes: 4 parameters each, far below either database's limit. */
