@@ -44,6 +44,7 @@ const SECOND_PASS = [
   'src/caldav/caldav.reports.test.js',
   'src/features/account/account.routes.test.js',
   'src/features/changes/changes.routes.test.js',
+  'src/features/events/events.routes.test.js',
   'src/features/documents/attachments.test.js',
   'src/features/documents/documents.batch.test.js',
   'src/features/documents/documents.scopes.test.js',

@@ -6,6 +6,7 @@ import { addDavMethods, caldavRoutes } from './caldav/caldav.routes.js';
 import { accountRoutes } from './features/account/account.routes.js';
 import { changesRoutes } from './features/changes/changes.routes.js';
 import { documentRoutes } from './features/documents/documents.routes.js';
+import { eventRoutes } from './features/events/events.routes.js';
 import { organizerRoutes } from './features/organizers/organizers.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
 import { sharingRoutes } from './features/sharing/sharing.routes.js';
@@ -85,6 +86,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     taskRoutes(api, deps);
     sharingRoutes(api, deps);
     changesRoutes(api, deps);
+    eventRoutes(api, deps);
     tokenRoutes(api, deps);
     revokeRoutes(api, deps);
     metadataRoutes(api, deps);
