@@ -116,6 +116,7 @@ const SECOND_PASS = [
   'test/e2e/import-files.e2e.test.js',
   'test/e2e/import-v3.e2e.test.js',
   'test/e2e/serve.e2e.test.js',
+  'test/e2e/webhooks.e2e.test.js',
   'test/fuzz/fuzz.test.js',
   'test/sync/documents-sync.test.js',
   'test/sync/sharing-sync.test.js',
