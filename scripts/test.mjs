@@ -109,6 +109,7 @@ const SECOND_PASS = [
   'src/web/tasks/task-editor.routes.test.js',
   'src/web/tasks/tasks.routes.test.js',
   'src/web/visitor.routes.test.js',
+  'src/web/webhooks.routes.test.js',
   'src/webhooks/webhooks.test.js',
   'test/e2e/cli.e2e.test.js',
   'test/e2e/caldav-clients.e2e.test.js',

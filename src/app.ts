@@ -36,6 +36,7 @@ import { outlinesRoutes } from './web/outlines/outlines.routes.js';
 import { outlineEditRoutes } from './web/outlines/outline-edit.routes.js';
 import { organizeRoutes } from './web/organize/organize.routes.js';
 import { visitorRoutes } from './web/visitor.routes.js';
+import { webhooksRoutes } from './web/webhooks.routes.js';
 import { Web } from './web/web-kit.js';
 
 export interface BuildOptions {
@@ -107,6 +108,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     collaboratorsRoutes(web);
     exportRoutes(web);
     appsRoutes(web);
+    webhooksRoutes(web);
     adminRoutes(web);
     webTaskRoutes(web);
     organizeRoutes(web);
