@@ -67,7 +67,7 @@ export function webhookPage(
       ? ''
       : `<div class="error" role="alert"><p>This endpoint is disabled: every delivery failed for 3 days. Nothing is sent to it until it is enabled again.</p>${buttonForm(`${base}/enable`, v.csrf, 'Enable it again')}</div>`;
   const table = v.attempts.length
-    ? `<div class="tablewrap"><table><caption>The last ${v.attempts.length} attempts, newest first</caption><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Answer</th><th scope="col">Latency</th></tr></thead><tbody>${attemptRows(v.attempts)}</tbody></table></div>`
+    ? `<div class="tablewrap" role="region" aria-labelledby="attempts-caption" tabindex="0"><table><caption id="attempts-caption">The last ${v.attempts.length} attempts, newest first</caption><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Answer</th><th scope="col">Latency</th></tr></thead><tbody>${attemptRows(v.attempts)}</tbody></table></div>`
     : '<div class="card"><p>No attempt yet. Send a test event to try the endpoint.</p></div>';
   return layout(
     site,
