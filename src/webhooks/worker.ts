@@ -56,14 +56,14 @@ export const WORKER_DEFAULTS: WorkerOptions = {
 const MOVED_PER_ROUND = 200;
 /** Rounds of one run at most: a run ends, and the next tick goes on. */
 const ROUNDS = 50;
-/** How often (in ticks) accounts granted to an app with endpoints but not watched are looked for. */
-const MISSING_EVERY = 60;
+/** How often (real time) accounts granted to an app with endpoints but not watched are looked for. */
+const MISSING_EVERY_MS = 60_000;
 
 export class WebhookWorker {
   private readonly options: WorkerOptions;
   private readonly instance = randomHex(8);
   private claims = 0;
-  private ticks = 0;
+  private lookedForMissing = -Infinity;
   private timer: NodeJS.Timeout | undefined;
   private stopNotices: (() => void) | undefined;
   private running: Promise<void> | undefined;
@@ -80,10 +80,7 @@ export class WebhookWorker {
   start(): void {
     if (this.timer || this.stopped) return;
     this.stopNotices = this.deps.store.notices.subscribeAll(() => this.poke());
-    this.timer = setInterval(() => {
-      this.ticks++;
-      this.poke();
-    }, this.options.tickMs);
+    this.timer = setInterval(() => this.poke(), this.options.tickMs);
     this.timer.unref();
     this.poke();
   }
@@ -117,7 +114,10 @@ export class WebhookWorker {
 
   /** One run: fill the outbox from the accounts that moved, then send what is due. */
   async runOnce(): Promise<void> {
-    if (this.ticks % MISSING_EVERY === 0) await this.deps.store.transaction((tx) => tx.webhooks.watchMissing(unixSeconds(this.deps.clock)));
+    if (performance.now() - this.lookedForMissing >= MISSING_EVERY_MS) {
+      this.lookedForMissing = performance.now();
+      await this.deps.store.transaction((tx) => tx.webhooks.watchMissing(unixSeconds(this.deps.clock)));
+    }
     for (let round = 0; round < ROUNDS && !this.stopped; round++) {
       const moved = await this.deps.store.read.webhooks.moved(MOVED_PER_ROUND);
       for (const m of moved) await this.fill(m);

@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import type { ServerResponse } from 'node:http';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
 import { unixSeconds } from '../../lib/clock.js';
@@ -59,7 +59,9 @@ interface Stream {
   readonly kinds: readonly ChangeKind[];
   /** The token reads every kind: any change is one it reads. */
   readonly every: boolean;
-  readonly body: PassThrough;
+  /** The response, once the route has started it; what is written before waits in `pending`. */
+  out: ServerResponse | undefined;
+  pending: string;
   /** The position up to which the log has been looked at for this stream. */
   checked: number;
   /** Set once the first event is decided: notices before then are for open() to handle. */
@@ -76,8 +78,11 @@ interface Group {
 }
 
 export interface OpenedStream {
-  /** The response's body: events are written into it. */
-  readonly body: PassThrough;
+  /**
+   * Writes into the response from now on (its head sent by the route), beginning with what the
+   * stream holds already (its first event).
+   */
+  start(res: ServerResponse): void;
   /** Ends the stream (its client went away). */
   end(): void;
 }
@@ -131,7 +136,8 @@ export class EventStreams {
       userid,
       kinds,
       every: CHANGE_KINDS.every((k) => kinds.includes(k)),
-      body: new PassThrough(),
+      out: undefined,
+      pending: '',
       checked: 0,
       ready: false,
       wroteAtMs: deps.clock.now(),
@@ -155,7 +161,7 @@ export class EventStreams {
     if (this.closing) this.end(stream);
     this.startTicker();
     void this.check(auth.userPk, group);
-    return { body: stream.body, end: () => this.end(stream) };
+    return { start: (res) => this.start(stream, res), end: () => this.end(stream) };
   }
 
   /** Ends every stream (the server closes): nothing more is sent, each response ends. */
@@ -179,6 +185,16 @@ export class EventStreams {
     return group;
   }
 
+  private start(stream: Stream, res: ServerResponse): void {
+    if (stream.ended) {
+      res.end();
+      return;
+    }
+    stream.out = res;
+    if (stream.pending !== '') res.write(stream.pending);
+    stream.pending = '';
+  }
+
   private end(stream: Stream): void {
     if (stream.ended) return;
     stream.ended = true;
@@ -188,7 +204,7 @@ export class EventStreams {
       group.stop();
       this.groups.delete(userPk);
     }
-    stream.body.end();
+    if (stream.out && !stream.out.destroyed) stream.out.end();
     const release = this.deps.store
       .transaction((tx) => tx.sseLeases.release([stream.holder]))
       .catch((err: unknown) => this.options.log(err, 'releasing an event stream lease'))
@@ -242,9 +258,13 @@ export class EventStreams {
 
   private write(stream: Stream, text: string): void {
     if (stream.ended || this.closing) return;
-    // A reader that stopped reading: its stream ends rather than holding memory without bound.
-    if (stream.body.writableLength > this.options.maxBuffered) return this.end(stream);
-    stream.body.write(text);
+    if (!stream.out) {
+      stream.pending += text;
+    } else {
+      // A reader that stopped reading: its stream ends rather than holding memory without bound.
+      if (stream.out.writableLength > this.options.maxBuffered) return this.end(stream);
+      stream.out.write(text);
+    }
     stream.wroteAtMs = this.deps.clock.now();
   }
 
