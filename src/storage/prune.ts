@@ -3,8 +3,8 @@ import type { Store } from './store.js';
 /**
  * Removes what can no longer matter: spent or expired codes and tokens, refresh retry answers past
  * their time, expired pending authorization requests, sessions, one-time account links,
- * Idempotency-Keys and leases of event streams, rate-limit windows that have ended, and (with `changesRetentionSeconds`) the
- * change log's deletions older than that. Every instance runs it (hourly); running it twice is
+ * Idempotency-Keys and leases of event streams, rate-limit windows that have ended, and (with
+ * `changesRetentionSeconds`) the change log's deletions older than that. Every instance runs it (hourly); running it twice is
  * harmless. Counters are deleted outside the transaction: they are written without one.
  */
 export async function pruneExpired(store: Store, nowSeconds: number, options: { readonly changesRetentionSeconds?: number } = {}): Promise<void> {
