@@ -75,6 +75,8 @@ describe('the event stream', () => {
     }
     const post = await fetch(`${base}${EVENTS_PATH}`, { method: 'POST', headers: { authorization: `Bearer ${who.token}` } });
     assert.deepEqual([post.status, post.headers.get('allow')], [405, 'GET']);
+    const head = await fetch(`${base}${EVENTS_PATH}`, { method: 'HEAD', headers: { authorization: `Bearer ${who.token}` } });
+    assert.deepEqual([head.status, head.headers.get('content-type')], [200, 'text/event-stream; charset=utf-8'], 'HEAD: the head a stream would have, and no stream');
     const xml = await openEvents(`${base}${EVENTS_PATH}?f=xml`, {});
     assert.match(xml.body, /<error id="1">/, 'errors in the format asked for');
   });

@@ -34,6 +34,8 @@ export function eventRoutes(app: FastifyInstance, deps: Deps, options: Partial<E
       if (!auth) throw new Error('the event stream ran without authentication');
       const userid = await useridOf(deps, auth);
       const from = startOf(request, userid);
+      // HEAD (which Fastify routes here) says whether a stream would open, without one: no body.
+      if (request.method === 'HEAD') return reply.header('content-type', 'text/event-stream; charset=utf-8').send();
       const opened = await streams.open(auth, userid, from);
       // From here the response is the stream's, written straight to the socket: through Fastify's
       // stream answer (a PassThrough piped) an idle stream held 8 KB more of heap, 15 KB more of
