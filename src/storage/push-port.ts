@@ -146,6 +146,8 @@ export interface WebhooksRepo {
    * claiming (FOR UPDATE SKIP LOCKED). A changes delivery of a disabled endpoint is not claimed.
    */
   claim(claimer: string, now: number, until: number, limit: number): Promise<ClaimedDelivery[]>;
+  /** Whether claim() would find anything at `now`: a read, so that an idle worker writes nothing. */
+  anyDue(now: number): Promise<boolean>;
   /** Settles a delivery this claimer still holds; false when its claim was lost (and nothing changed). */
   settle(id: number, claimer: string, outcome: DeliveryOutcome): Promise<boolean>;
   /** Records an attempt, keeping the endpoint's last ATTEMPTS_KEPT. */

@@ -168,6 +168,7 @@ export function pushContract(label: string, open: OpenStore): void {
         await tx((r) => r.webhooks.enqueue('ep_o', userPk, ['note', 'task'], NOW + 1, NOW + 1, 'msg_2'));
         assert.equal(await store.read.webhooks.pending('ep_o'), 1, 'a burst coalesces');
         assert.deepEqual(await tx((r) => r.webhooks.claim('early', NOW - 1, NOW + 30, 10)), [], 'not due yet');
+        assert.deepEqual([await store.read.webhooks.anyDue(NOW - 1), await store.read.webhooks.anyDue(NOW)], [false, true]);
         await addTasks([1]);
         const [d, ...none] = await tx((r) => r.webhooks.claim('one', NOW, NOW + 30, 10));
         assert.deepEqual(none, []);
@@ -187,6 +188,7 @@ export function pushContract(label: string, open: OpenStore): void {
           msgBody: null,
         });
         assert.deepEqual(await tx((r) => r.webhooks.claim('two', NOW + 29, NOW + 60, 10)), [], 'held by its claim');
+        assert.equal(await store.read.webhooks.anyDue(NOW + 29), false);
         const lost = await tx((r) => r.webhooks.claim('two', NOW + 30, NOW + 60, 10));
         assert.deepEqual(lost.map((x) => x.id), [d?.id], 'a claim that ran out (its instance died) is claimed again');
         const outcome: DeliveryOutcome = { done: true, dueAt: NOW, nextMsgId: 'msg_3' };

@@ -260,6 +260,26 @@ describe('webhooks', () => {
     }
   });
 
+  it('an idle worker only reads: no transaction of its own turns into a notice that runs it again', async () => {
+    let transactions = 0;
+    const store = new Proxy(ctx.deps.store, {
+      get(target, name) {
+        if (name === 'transaction') return (fn: Parameters<typeof target.transaction>[0]) => (transactions++, target.transaction(fn));
+        const value = Reflect.get(target, name) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const worker = new WebhookWorker({ ...ctx.deps, store }, { tickMs: 50 });
+    worker.start();
+    try {
+      await sleep(1000);
+    } finally {
+      await worker.stop();
+    }
+    // Its one write: the look for accounts granted but not watched, once a minute.
+    assert.ok(transactions <= 1, `${transactions} transactions in a second`);
+  });
+
   it('connects to the address it resolved and checked: a name only its lookup knows reaches the receiver', async () => {
     const app = await createApp(ctx);
     const endpoint = await addWebhook(ctx.deps, app.client, `http://hooks.invalid:${receiver.port}/pinned`, resolvesTo('127.0.0.1'));

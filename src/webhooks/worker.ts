@@ -147,6 +147,9 @@ export class WebhookWorker {
   /** Claims what is due and sends it; returns how many were claimed. */
   private async deliverDue(): Promise<number> {
     const now = unixSeconds(this.deps.clock);
+    // A read first: on SQLite every commit is a notice, and a claim that wrote nothing would
+    // still commit, tell the notices, and run the worker again, for ever.
+    if (!(await this.deps.store.read.webhooks.anyDue(now))) return 0;
     const claimer = `${this.instance}-${++this.claims}`;
     const due = await this.deps.store.transaction((tx) => tx.webhooks.claim(claimer, now, now + this.options.claimSeconds, this.options.batch));
     await Promise.all(due.map((d) => this.deliver(d, claimer)));

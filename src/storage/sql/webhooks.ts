@@ -29,6 +29,9 @@ export function kindsOfMask(mask: number): ChangeKind[] {
 const LIVE_GRANT = (g: string): string =>
   `${g}.revoked_at IS NULL AND ${g}.expires_at > ? AND EXISTS (SELECT 1 FROM tokens t WHERE t.grant_id = ${g}.id AND t.kind = 'refresh' AND t.used_at IS NULL AND t.expires_at > ?)`;
 
+/** A delivery `d` (of endpoint `e`) due at the first placeholder that no live claim holds (the second: now again). */
+const DUE = `d.due_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?) AND (e.disabled_at IS NULL OR d.kind = 'test')`;
+
 interface EndpointRow {
   id: string;
   client_pk: number;
@@ -189,12 +192,15 @@ export class SqlWebhooks implements WebhooksRepo {
     );
   }
 
+  async anyDue(now: number): Promise<boolean> {
+    return (await this.db.getRaw(`SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE ${DUE} LIMIT 1`, now, now)) !== undefined;
+  }
+
   async claim(claimer: string, now: number, until: number, limit: number): Promise<ClaimedDelivery[]> {
     const claimed = await this.db.run(
       `UPDATE webhook_deliveries SET claimed_by = ?, claimed_until = ? WHERE id IN (
          SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-         WHERE d.due_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?) AND (e.disabled_at IS NULL OR d.kind = 'test')
-         ORDER BY d.due_at, d.id LIMIT ?${this.dialect.skipLocked('d')}
+         WHERE ${DUE} ORDER BY d.due_at, d.id LIMIT ?${this.dialect.skipLocked('d')}
        )`,
       claimer,
       until,
