@@ -14,6 +14,9 @@ export interface AuthContext {
   readonly expiresAt: number;
 }
 
+/** What this process stopped trusting: a grant's, an app's or an account's tokens. */
+export type Forgotten = { readonly grantId: number } | { readonly clientPk: number } | { readonly userPk: number };
+
 interface Cached {
   readonly auth: AuthContext;
   /** Milliseconds: after this the database is asked again. */
@@ -27,9 +30,6 @@ interface Cached {
  * process drops the grant's entries at once, and another instance's revocation is seen within
  * the cache time at most (docs/decisions/0002-caches.md).
  */
-/** What this process stopped trusting: a grant's, an app's or an account's tokens. */
-export type Forgotten = { readonly grantId: number } | { readonly clientPk: number } | { readonly userPk: number };
-
 export class AccessTokens {
   private readonly cache: BoundedMap<string, Cached>;
   private readonly forgetting = new Set<(what: Forgotten) => void>();

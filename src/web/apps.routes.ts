@@ -6,9 +6,9 @@ import { removeIcon, setIcon } from '../oauth/client-icons.js';
 import { deleteClient, InvalidClientInput, mayManage, registerClient, rotateSecret, updateClient } from '../oauth/clients.service.js';
 import { connectedApps, revokeGrant } from '../oauth/grants.service.js';
 import type { Client } from '../storage/store.js';
+import { webhooksOf } from '../webhooks/endpoints.service.js';
 import { appPage, connectedAppsPage, developerPage } from './views/apps.js';
 import type { SignedIn, Web } from './web-kit.js';
-import { webhooksOf } from '../webhooks/endpoints.service.js';
 
 /** The app of the address, if this person may manage it; otherwise a 404 page was sent. */
 export async function managedApp(web: Web, request: FastifyRequest, reply: FastifyReply, who: SignedIn): Promise<Client | null> {
