@@ -71,6 +71,11 @@ export interface ClaimedDelivery {
   /** The account's position as claimed: the cursor told. */
   readonly position: number | null;
   readonly kinds: readonly ChangeKind[];
+  /**
+   * Whether the account still grants the endpoint's app (a live grant), as claimed; always true
+   * for a test event. A delivery owed to an account that revoked the app since is not sent.
+   */
+  readonly granted: boolean;
   /** Attempts made before this one. */
   readonly attempts: number;
   /** The message id of the last attempt, and the body it sent (null before the first). */

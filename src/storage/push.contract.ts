@@ -183,14 +183,17 @@ export function pushContract(label: string, open: OpenStore): void {
           userid: account?.userid,
           position: 1,
           kinds: ['task', 'note'],
+          granted: false,
           attempts: 0,
           msgId: 'msg_1',
           msgBody: null,
         });
         assert.deepEqual(await tx((r) => r.webhooks.claim('two', NOW + 29, NOW + 60, 10)), [], 'held by its claim');
         assert.equal(await store.read.webhooks.anyDue(NOW + 29), false);
+        await grant();
         const lost = await tx((r) => r.webhooks.claim('two', NOW + 30, NOW + 60, 10));
         assert.deepEqual(lost.map((x) => x.id), [d?.id], 'a claim that ran out (its instance died) is claimed again');
+        assert.equal(lost[0]?.granted, true, 'the account grants the app now');
         const outcome: DeliveryOutcome = { done: true, dueAt: NOW, nextMsgId: 'msg_3' };
         assert.equal(await tx((r) => r.webhooks.settle(d?.id as number, 'one', outcome)), false, 'the first claimer lost it: nothing changes');
         assert.equal(await store.read.webhooks.pending('ep_o'), 1);
@@ -225,7 +228,7 @@ export function pushContract(label: string, open: OpenStore): void {
         assert.equal(new Set(ids).size, ids.length, 'no row claimed twice');
         assert.equal(ids.length, 11);
         const test = claims.flat().find((d) => d.type === 'test');
-        assert.deepEqual([test?.userPk, test?.userid, test?.position, test?.kinds], [null, null, null, []]);
+        assert.deepEqual([test?.userPk, test?.userid, test?.position, test?.kinds, test?.granted], [null, null, null, [], true]);
       });
 
       it('a disabled endpoint drops its deliveries and gets none claimed but tests; enabling it watches again', async () => {

@@ -120,6 +120,26 @@ describe('webhooks', () => {
     }
   });
 
+  it('a delivery owed to an account that has revoked the app since is dropped, not sent', async () => {
+    const { endpoint, who, app } = await appWithHook(receiver.url('/revoked'));
+    receiver.status = (d) => (d.path === '/revoked' ? 500 : 200);
+    try {
+      await tasksCall(ctx, who.token, 'add', [{ title: 'Before' }]);
+      const worker = new WebhookWorker(ctx.deps);
+      await worker.runOnce();
+      assert.equal(await ctx.deps.store.read.webhooks.pending(endpoint.id), 1, 'waiting for its retry');
+      const grant = (await ctx.deps.store.read.oauth.liveGrants({ userPk: who.account.pk, clientPk: app.client.pk }, unixSeconds(ctx.clock)))[0];
+      assert.ok(grant && (await revokeGrant(ctx.deps, grant.id, 'test')));
+      ctx.clock.advance(longestDelay(1));
+      await worker.runOnce();
+      assert.equal(deliveriesTo(endpoint).length, 1, 'the retry is not sent');
+      assert.equal((await attemptsOf(endpoint)).length, 1);
+      assert.equal(await ctx.deps.store.read.webhooks.pending(endpoint.id), 0);
+    } finally {
+      receiver.status = 200;
+    }
+  });
+
   it('a receiver that is down: tried MAX_ATTEMPTS times over more than a day, then given up', async () => {
     const { endpoint, who } = await appWithHook(down);
     await tasksCall(ctx, who.token, 'add', [{ title: 'Nobody hears' }]);

@@ -157,6 +157,11 @@ export class WebhookWorker {
   }
 
   private async deliver(d: ClaimedDelivery, claimer: string): Promise<void> {
+    if (!d.granted) {
+      // The account revoked the app after the delivery was owed: the app hears nothing more of it.
+      await this.deps.store.transaction((tx) => tx.webhooks.settle(d.id, claimer, { done: true, dueAt: unixSeconds(this.deps.clock), nextMsgId: newMessageId() }));
+      return;
+    }
     const body = bodyOf(d);
     // A retry of the same message keeps its id (receivers drop what they have seen); one whose
     // body changed (newer changes coalesced into it) is another message.

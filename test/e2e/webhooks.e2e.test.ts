@@ -138,10 +138,13 @@ describe('webhooks of bin/tickler serve', () => {
     const userids = users.map((email) => addUser(env, email, 'webhooks, kill -9'));
     server = await serve(env);
     const url = server.url;
-    for (const email of users) {
-      const { access_token } = await tokensFor(url, setup.app, email, 'webhooks, kill -9');
+    // Signed in first, then the writes close together: their first attempts fail at once, and
+    // the kill comes before the retries (5 s later).
+    const tokens = [];
+    for (const email of users) tokens.push((await tokensFor(url, setup.app, email, 'webhooks, kill -9')).access_token);
+    for (const token of tokens) {
       for (const title of ['One', 'Two']) {
-        const res = await fetch(`${url}/3/tasks/add.php`, { method: 'POST', headers: { authorization: `Bearer ${access_token}` }, body: new URLSearchParams({ tasks: JSON.stringify([{ title }]) }) });
+        const res = await fetch(`${url}/3/tasks/add.php`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: new URLSearchParams({ tasks: JSON.stringify([{ title }]) }) });
         assert.equal(res.status, 200);
       }
     }
@@ -151,13 +154,19 @@ describe('webhooks of bin/tickler serve', () => {
     server = undefined;
     receiver = await Receiver.start(port);
     server = await serve(env);
-    await until('every delivery arrived', async () => receiver?.received.length === 4 && (await owed(database)) === 0);
+    // Within seconds (the first retry is due 5 s after the first attempt); on a machine so loaded
+    // that a second retry came first, a minute more.
+    await until('every delivery arrived', async () => receiver?.received.length === 4 && (await owed(database)) === 0, 75);
     eachOnce(receiver.received, setup, userids);
     // Each attempt of each delivery once: the one that failed before the kill, the one that arrived after.
     const attempts = await query<{ endpoint_id: string; user_pk: number; attempt: number; status: number | null }>(database, 'SELECT endpoint_id, user_pk, attempt, status FROM webhook_attempts ORDER BY id');
     const keys = attempts.map((a) => `${a.endpoint_id} ${a.user_pk} ${a.attempt} ${a.status ?? 'none'}`);
     assert.equal(new Set(keys).size, keys.length);
-    assert.deepEqual(attempts.map((a) => Number(a.attempt)).sort(), [1, 1, 1, 1, 2, 2, 2, 2]);
+    assert.deepEqual(
+      attempts.filter((a) => a.status === 200).map((a) => `${a.endpoint_id} ${a.user_pk}`).sort(),
+      [...new Set(attempts.map((a) => `${a.endpoint_id} ${a.user_pk}`))].sort(),
+      'one attempt of each delivery succeeded',
+    );
     await server.stop();
     server = undefined;
   });
@@ -190,13 +199,14 @@ if (defaultDatabase().kind === 'postgres') {
       const users = ['two-a@example.org', 'two-b@example.org', 'two-c@example.org'];
       const userids = users.map((email) => addUser(env, email, 'webhooks, two instances'));
       servers = await Promise.all([serve(env), serve(env)]);
-      for (const [i, email] of users.entries()) {
-        const { access_token } = await tokensFor((servers[i % 2] as ServerProcess).url, setup.app, email, 'webhooks, two instances');
+      const tokens = [];
+      for (const [i, email] of users.entries()) tokens.push((await tokensFor((servers[i % 2] as ServerProcess).url, setup.app, email, 'webhooks, two instances')).access_token);
+      for (const token of tokens) {
         // A burst on both instances: one delivery per endpoint and account all the same.
         for (const [j, title] of ['One', 'Two', 'Three'].entries()) {
           const res = await fetch(`${(servers[j % 2] as ServerProcess).url}/3/tasks/add.php`, {
             method: 'POST',
-            headers: { authorization: `Bearer ${access_token}` },
+            headers: { authorization: `Bearer ${token}` },
             body: new URLSearchParams({ tasks: JSON.stringify([{ title }]) }),
           });
           assert.equal(res.status, 200);
@@ -204,7 +214,8 @@ if (defaultDatabase().kind === 'postgres') {
       }
       await until('each delivery tried once and waiting for its retry', async () => (await owedAfterAFailure(database)) === 6);
       receiver = await Receiver.start(port);
-      await until('every delivery arrived', async () => receiver?.received.length === 6 && (await owed(database)) === 0);
+      // Within seconds; a minute more on a machine so loaded that a second retry came first.
+      await until('every delivery arrived', async () => receiver?.received.length === 6 && (await owed(database)) === 0, 75);
       eachOnce(receiver.received, setup, userids);
     });
   });

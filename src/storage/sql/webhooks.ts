@@ -210,9 +210,12 @@ export class SqlWebhooks implements WebhooksRepo {
     );
     if (claimed === 0) return [];
     const rows = await this.db.allRaw(
-      `SELECT d.id, d.endpoint_id, e.url, e.secret, d.kind, d.user_pk, a.userid, a.change_seq, d.kinds, d.attempts, d.msg_id, d.msg_body
+      `SELECT d.id, d.endpoint_id, e.url, e.secret, d.kind, d.user_pk, a.userid, a.change_seq, d.kinds, d.attempts, d.msg_id, d.msg_body,
+         CASE WHEN d.kind = 'test' OR EXISTS (SELECT 1 FROM grants g WHERE g.user_pk = d.user_pk AND g.client_pk = e.client_pk AND ${LIVE_GRANT('g')}) THEN 1 ELSE 0 END
        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id LEFT JOIN accounts a ON a.pk = d.user_pk
        WHERE d.claimed_by = ? ORDER BY d.due_at, d.id`,
+      now,
+      now,
       claimer,
     );
     return rows.map((r) => ({
@@ -225,6 +228,7 @@ export class SqlWebhooks implements WebhooksRepo {
       userid: (r[6] as string | null) ?? null,
       position: r[7] === null ? null : Number(r[7]),
       kinds: kindsOfMask(Number(r[8])),
+      granted: Number(r[12]) === 1,
       attempts: Number(r[9]),
       msgId: r[10] as string,
       msgBody: (r[11] as string | null) ?? null,
