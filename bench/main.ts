@@ -6,7 +6,8 @@
  * Besides requests per second, each server's own CPU time per request is reported: it does not
  * depend on how the two processes share the cores. BENCH_ONLY=account,tasks runs the groups whose
  * names start with one of the words (here account/get, tasks/get and tasks/add; `repeat` is the
- * in-process repeat engine group, `web` the task list page, in process too).
+ * in-process repeat engine group, `web` the task list page, in process too; `push` the event
+ * stream's latency and memory and the webhook deliveries' rate: bench/push.ts).
  * With BENCH_DATABASE_URL (or TEST_DATABASE_URL) naming a PostgreSQL database, every Tickler
  * scenario also runs on PostgreSQL, in a fresh schema, and the two are printed side by side.
  * `writes` is the count of statements of each write call of 50 items (census.ts).
@@ -17,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createRequire } from 'node:module';
 import { census, type CensusRow } from './census.js';
+import { pushBench } from './push.js';
 import { repeatBench } from './repeat.js';
 import { webTasksBench } from './web-tasks.js';
 import { goalRows } from './goals.js';
@@ -191,6 +193,10 @@ async function main(): Promise<void> {
   if (chosen('web')) {
     console.log('\n### web: the task list, notes and list pages (in process; docs/decisions/0013)\n');
     for (const line of await webTasksBench()) console.log(line);
+  }
+  if (chosen('push')) {
+    console.log('\n### push: event streams and webhooks (docs/decisions/0026)\n');
+    for (const line of await pushBench(PG_URL)) console.log(line);
   }
   if (chosen('repeat')) {
     console.log('\n### repeat engine: next-occurrence cost (in process)\n');

@@ -7,6 +7,7 @@ import { feedsRoutes } from './feeds/feeds.routes.js';
 import { accountRoutes } from './features/account/account.routes.js';
 import { changesRoutes } from './features/changes/changes.routes.js';
 import { documentRoutes } from './features/documents/documents.routes.js';
+import { eventRoutes } from './features/events/events.routes.js';
 import { organizerRoutes } from './features/organizers/organizers.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
 import { sharingRoutes } from './features/sharing/sharing.routes.js';
@@ -37,6 +38,7 @@ import { outlinesRoutes } from './web/outlines/outlines.routes.js';
 import { outlineEditRoutes } from './web/outlines/outline-edit.routes.js';
 import { organizeRoutes } from './web/organize/organize.routes.js';
 import { visitorRoutes } from './web/visitor.routes.js';
+import { webhooksRoutes } from './web/webhooks.routes.js';
 import { Web } from './web/web-kit.js';
 
 export interface BuildOptions {
@@ -87,6 +89,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     taskRoutes(api, deps);
     sharingRoutes(api, deps);
     changesRoutes(api, deps);
+    eventRoutes(api, deps);
     tokenRoutes(api, deps);
     revokeRoutes(api, deps);
     metadataRoutes(api, deps);
@@ -110,6 +113,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     exportRoutes(web);
     appsRoutes(web);
     webFeedsRoutes(web);
+    webhooksRoutes(web);
     adminRoutes(web);
     webTaskRoutes(web);
     organizeRoutes(web);

@@ -54,6 +54,8 @@ describe('loadConfig defaults', () => {
       changesRetentionDays: 30,
       caldavMaxBytes: 1048576,
       idempotencyLeaseSeconds: 60,
+      sseMaxPerAccount: 10,
+      webhookAllowPrivate: false,
     };
     assert.deepEqual(loadConfig({}), expected);
   });
@@ -299,6 +301,8 @@ describe('numeric limits', () => {
     ['SESSION_TTL_HOURS', '720', 'sessionTtlSeconds', 720 * 3600],
     ['IDEMPOTENCY_LEASE_SECONDS', '3', 'idempotencyLeaseSeconds', 3],
     ['IDEMPOTENCY_LEASE_SECONDS', '3600', 'idempotencyLeaseSeconds', 3600],
+    ['SSE_MAX_PER_ACCOUNT', '1', 'sseMaxPerAccount', 1],
+    ['SSE_MAX_PER_ACCOUNT', '1000', 'sseMaxPerAccount', 1000],
   ];
   for (const [key, value, field, expected] of good) {
     test(`${key}=${value} gives ${field} ${expected}`, () => assert.equal(loadConfig({ [key]: value })[field], expected));
@@ -325,6 +329,9 @@ describe('numeric limits', () => {
     ['IDEMPOTENCY_LEASE_SECONDS', '2'],
     ['IDEMPOTENCY_LEASE_SECONDS', '3601'],
     ['IDEMPOTENCY_LEASE_SECONDS', '1m'],
+    ['SSE_MAX_PER_ACCOUNT', '0'],
+    ['SSE_MAX_PER_ACCOUNT', '1001'],
+    ['WEBHOOK_ALLOW_PRIVATE', 'maybe'],
   ];
   for (const [key, value] of bad) {
     test(`${key}=${value} is refused`, () => refused({ [key]: value }, key));

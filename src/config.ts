@@ -96,6 +96,17 @@ export interface Config {
    * key may run it again (its process died; docs/decisions/0022). A live request renews it.
    */
   readonly idempotencyLeaseSeconds: number;
+  /**
+   * Server-sent event streams (/3/sync/events.php) one account may hold open at once, counted
+   * across instances (error 1107 past it; docs/decisions/0026-push.md).
+   */
+  readonly sseMaxPerAccount: number;
+  /**
+   * Whether webhook endpoints may be plain http:// and reach loopback, private, link-local and
+   * other non-public addresses (a private network, tests); refused otherwise, at registration and
+   * at each delivery.
+   */
+  readonly webhookAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {
@@ -143,6 +154,8 @@ export const DEFAULTS = {
   CHANGES_RETENTION_DAYS: '30',
   CALDAV_MAX_BYTES: String(1024 * 1024),
   IDEMPOTENCY_LEASE_SECONDS: '60',
+  SSE_MAX_PER_ACCOUNT: '10',
+  WEBHOOK_ALLOW_PRIVATE: 'false',
 } as const;
 
 /** Settings without a default value: empty means "not set". */
@@ -323,6 +336,8 @@ export function loadConfig(env: Env): Config {
     // Long enough that renewing it (three times a lease) is cheap and a slow database does not
     // let a live request's key go; short enough that a retry after a crash waits little.
     idempotencyLeaseSeconds: int(env, 'IDEMPOTENCY_LEASE_SECONDS', 3, 3600),
+    sseMaxPerAccount: int(env, 'SSE_MAX_PER_ACCOUNT', 1, 1000),
+    webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE'),
   };
   return Object.freeze(config);
 }

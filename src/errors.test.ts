@@ -18,6 +18,7 @@ describe('httpStatusOf', () => {
     [1103, 422],
     [1104, 409],
     [1105, 400],
+    [1107, 429],
   ];
   for (const [code, status] of special) {
     test(`${code} → ${status}`, () => assert.equal(httpStatusOf(code), status));

@@ -8,7 +8,7 @@
  *
  * HTTP status: 1 and 2 → 401, 3 and 103 → 429, 4 → 503, 104 → 400 (401 for bad client
  * credentials), the change feed's 1100 and 1101 → 400 and 1102 → 410, 1103 → 422, 1104 → 409,
- * 1105 → 400, every other code → 200 (what clients of
+ * 1105 → 400, 1107 → 429, every other code → 200 (what clients of
  * the hosted service expect). Transport-level failures (unknown path, oversize body) use code 0
  * with a fitting 4xx status; an unexpected internal failure uses code 0 with 500.
  */
@@ -123,6 +123,8 @@ export const ERRORS = {
   1104: 'A request with this Idempotency-Key is still being processed',
   1105: 'Invalid Idempotency-Key',
   1106: 'The task was changed since if_modified',
+  // Push (docs/decisions/0026): SSE_MAX_PER_ACCOUNT event streams are open for the account already.
+  1107: 'Too many event streams are open for this account',
 } as const satisfies Record<number, string>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -163,6 +165,9 @@ export function httpStatusOf(code: ErrorCode): number {
       return 409;
     case 1105:
       return 400;
+    // Too many event streams: the status a client of server-sent events reads and backs off on.
+    case 1107:
+      return 429;
     default:
       return 200;
   }

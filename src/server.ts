@@ -6,6 +6,7 @@ import { systemClock, unixSeconds } from './lib/clock.js';
 import { openForServing } from './storage/open.js';
 import { pruneExpired } from './storage/prune.js';
 import type { Store } from './storage/store.js';
+import { WebhookWorker } from './webhooks/worker.js';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
@@ -25,11 +26,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let app: FastifyInstance | undefined;
   try {
     await store.migrate();
-    app = await buildApp(createDeps(config, store, systemClock));
+    const deps = createDeps(config, store, systemClock);
+    app = await buildApp(deps);
     await prune(store, config);
     const noAccount = !(await store.read.accounts.hasAny());
     const address = await listen(app, config);
-    const running = serving(config, app, address, store, release);
+    const log = app.log;
+    // Webhook deliveries (docs/decisions/0026): the outbox is in the database; every instance works it.
+    const worker = new WebhookWorker(deps, { log: (err, what) => log.error({ err }, `${what} failed`) });
+    worker.start();
+    const running = serving(config, app, address, store, release, worker);
     // A plain line on stderr, beside the JSON log on stdout: a first run says what to do next.
     // Last, once the signal handlers are in place (serving()).
     if (noAccount) process.stderr.write(`${firstRunLine(config, address)}\n`);
@@ -72,7 +78,7 @@ async function listen(app: FastifyInstance, config: Config): Promise<string> {
   }
 }
 
-function serving(config: Config, app: FastifyInstance, address: string, store: Store, release: () => void): RunningServer {
+function serving(config: Config, app: FastifyInstance, address: string, store: Store, release: () => void, worker: WebhookWorker): RunningServer {
   // Crash-only (docs/deploy.md): an error nobody expected leaves state nobody can vouch for, so
   // the process ends, as Node.js ends it by default, and the supervisor starts a fresh one; every
   // acknowledged write is already on disk. This only writes the log line first (the monitor
@@ -89,6 +95,8 @@ function serving(config: Config, app: FastifyInstance, address: string, store: S
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       clearInterval(pruneTimer);
+      // Deliveries under way end (each within its timeout) and are recorded before the database closes.
+      await worker.stop();
       await app.close();
       await store.close();
       release();

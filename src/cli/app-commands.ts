@@ -2,7 +2,8 @@ import { accountByEmail } from '../features/users/users.service.js';
 import { systemClock } from '../lib/clock.js';
 import { deleteClient, registerClient, rotateSecret, setRedirects } from '../oauth/clients.service.js';
 import { connectedApps, revokeGrant } from '../oauth/grants.service.js';
-import type { Client, Grant, Store } from '../storage/store.js';
+import type { Client, Grant, Store, WebhookEndpoint } from '../storage/store.js';
+import { addWebhook, removeWebhook, webhooksOf } from '../webhooks/endpoints.service.js';
 import { args, list, optional, print, required, UsageError, withStore, type Verb } from './kit.js';
 
 function appRecord(c: Client, owner: string | null): Record<string, unknown> {
@@ -18,6 +19,48 @@ async function app(store: Store, clientId: string): Promise<Client> {
   if (!c) throw new UsageError(`no app with the client id ${JSON.stringify(clientId)}`);
   return c;
 }
+
+function webhookRecord(e: WebhookEndpoint, clientId: string): Record<string, unknown> {
+  return { id: e.id, client_id: clientId, url: e.url, created: e.createdAt, failing_since: e.failingSince, disabled: e.disabledAt };
+}
+
+/** `app webhook add|list|remove`: an app's webhook endpoints (docs/sync.md). */
+const WEBHOOK_VERBS: Readonly<Record<string, Verb>> = {
+  add: {
+    usage: 'app webhook add --client-id C --url URL\n                                          add a webhook endpoint (https, a public address); prints {"id":"ep_…","secret":"whsec_…"}',
+    async run(rest, config) {
+      const v = args(rest, { 'client-id': { type: 'string' }, url: { type: 'string' } });
+      const checked = config();
+      const endpoint = await withStore(checked, async (store) => addWebhook({ store, clock: systemClock, config: checked }, await app(store, required(v, 'client-id')), required(v, 'url')));
+      print({ id: endpoint.id, secret: endpoint.secret });
+      return 0;
+    },
+  },
+  list: {
+    usage: "app webhook list --client-id C          the app's webhook endpoints (without secrets), one JSON line each",
+    async run(rest, config) {
+      const v = args(rest, { 'client-id': { type: 'string' } });
+      await withStore(config(), async (store) => {
+        const c = await app(store, required(v, 'client-id'));
+        for (const e of await webhooksOf({ store }, c)) print(webhookRecord(e, c.clientId));
+      });
+      return 0;
+    },
+  },
+  remove: {
+    usage: 'app webhook remove --client-id C --id ID\n                                          remove a webhook endpoint with the deliveries it still owes',
+    async run(rest, config) {
+      const v = args(rest, { 'client-id': { type: 'string' }, id: { type: 'string' } });
+      await withStore(config(), async (store) => {
+        const c = await app(store, required(v, 'client-id'));
+        const id = required(v, 'id');
+        if (!(await removeWebhook({ store }, c, id))) throw new UsageError(`no webhook endpoint ${JSON.stringify(id)} of that app`);
+        print({ id, removed: true });
+      });
+      return 0;
+    },
+  },
+};
 
 export const APP_VERBS: Readonly<Record<string, Verb>> = {
   add: {
@@ -84,6 +127,17 @@ export const APP_VERBS: Readonly<Record<string, Verb>> = {
         print({ client_id: c.clientId, redirect_uris: c.redirectUris });
       });
       return 0;
+    },
+  },
+  webhook: {
+    usage: Object.values(WEBHOOK_VERBS)
+      .map((w) => w.usage)
+      .join('\n  '),
+    async run(rest, config) {
+      const [verb, ...more] = rest;
+      const found = verb !== undefined && Object.hasOwn(WEBHOOK_VERBS, verb) ? WEBHOOK_VERBS[verb] : undefined;
+      if (!found) throw new UsageError(`app webhook needs a verb: ${Object.keys(WEBHOOK_VERBS).join(', ')}`);
+      return found.run(more, config);
     },
   },
   delete: {

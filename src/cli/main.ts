@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig, parseDatabaseUrl, type Config } from '../config.js';
 import { InvalidInput } from '../features/users/users.service.js';
 import { InvalidClientInput } from '../oauth/clients.service.js';
+import { InvalidWebhook } from '../webhooks/endpoints.service.js';
 import { isServed } from '../storage/sqlite/serve-lock.js';
 import { copySqliteToPostgres, SourceNotMigrated, TargetNotEmpty } from '../storage/copy.js';
 import { openStore } from '../storage/open.js';
@@ -127,7 +128,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
       process.stderr.write(`tickler: ${err.message} (see tickler help)\n`);
       return 2;
     }
-    const refused = [ConfigError, InvalidInput, InvalidClientInput, NoSuchAccount, NotAnExport, BackupRefused, UnsupportedDatabase];
+    const refused = [ConfigError, InvalidInput, InvalidClientInput, InvalidWebhook, NoSuchAccount, NotAnExport, BackupRefused, UnsupportedDatabase];
     if (refused.some((kind) => err instanceof kind)) {
       process.stderr.write(`tickler: ${(err as Error).message}\n`);
       return 2;

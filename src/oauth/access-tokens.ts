@@ -14,6 +14,9 @@ export interface AuthContext {
   readonly expiresAt: number;
 }
 
+/** What this process stopped trusting: a grant's, an app's or an account's tokens. */
+export type Forgotten = { readonly grantId: number } | { readonly clientPk: number } | { readonly userPk: number };
+
 interface Cached {
   readonly auth: AuthContext;
   /** Milliseconds: after this the database is asked again. */
@@ -29,6 +32,7 @@ interface Cached {
  */
 export class AccessTokens {
   private readonly cache: BoundedMap<string, Cached>;
+  private readonly forgetting = new Set<(what: Forgotten) => void>();
 
   constructor(
     private readonly store: Store,
@@ -70,15 +74,31 @@ export class AccessTokens {
   /** Drops every cached token of a grant; called whenever a grant is revoked in this process. */
   forgetGrant(grantId: number): void {
     for (const [hash, entry] of this.cache) if (entry.auth.grantId === grantId) this.cache.delete(hash);
+    this.tell({ grantId });
   }
 
   /** Drops every cached token of an app; called when an app is deleted in this process. */
   forgetClient(clientPk: number): void {
     for (const [hash, entry] of this.cache) if (entry.auth.clientPk === clientPk) this.cache.delete(hash);
+    this.tell({ clientPk });
   }
 
   /** Drops every cached token of an account; called when an account is deleted in this process. */
   forgetUser(userPk: number): void {
     for (const [hash, entry] of this.cache) if (entry.auth.userPk === userPk) this.cache.delete(hash);
+    this.tell({ userPk });
+  }
+
+  /**
+   * Calls `listener` whenever this process forgets tokens (a revocation made here): what holds a
+   * token's authority past its check (an event stream) lets it go at once. Returns what stops it.
+   */
+  onForget(listener: (what: Forgotten) => void): () => void {
+    this.forgetting.add(listener);
+    return () => void this.forgetting.delete(listener);
+  }
+
+  private tell(what: Forgotten): void {
+    for (const listener of [...this.forgetting]) listener(what);
   }
 }

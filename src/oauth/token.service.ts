@@ -125,6 +125,8 @@ async function exchangeCode(deps: Deps, tx: Repos, client: Client, req: TokenReq
     ...req.info,
   });
   await tx.oauth.markCodeUsed(code.codeHash, now, grant.id);
+  // An app with webhook endpoints hears of this account's changes from now on (docs/decisions/0026).
+  await tx.webhooks.watch(code.userPk, client.pk);
   return { ok: await issue(tx, grant, grant.scope, now) };
 }
 

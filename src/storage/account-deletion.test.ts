@@ -166,6 +166,16 @@ describe('deleting an account removes every record of it', () => {
           await tx.calendarFeeds.create({ userPk: account.pk, folder: folder?.id ?? 0, secretHash: `f-${account.userid}`, createdAt: 1 });
         });
         await api(ctx, token, '/3/tasks/search_add.php', { searches: JSON.stringify([{ name: 'S', search: { root: [{ field: 'star', type: 'yes' }] } }]) });
+        // Push: an event stream's lease, and a webhook of the app: the account watched, a delivery
+        // owed to it and an attempt made.
+        await ctx.deps.store.transaction(async (tx) => {
+          const now = Math.floor(ctx.clock.now() / 1000);
+          const endpointId = `ep_${account.userid}`;
+          await tx.webhooks.addEndpoint({ id: endpointId, clientPk: app.client.pk, url: 'https://hooks.example.org/in', secret: 'whsec_AAAA', createdAt: now }, now);
+          await tx.webhooks.enqueue(endpointId, account.pk, ['task'], now, now, `msg_${account.userid}`);
+          await tx.webhooks.recordAttempt({ endpointId, userPk: account.pk, msgId: `msg_${account.userid}`, attempt: 1, at: now, status: 500, error: null, latencyMs: 3 });
+          await tx.sseLeases.claim(account.pk, `lease-${account.userid}`, 10, now, now + 60);
+        });
         return { account, token, own, user, userToken, partner, partnerToken, appPassword };
       };
       const doomed = await fill();

@@ -60,6 +60,8 @@ export interface ChangesRepo {
   folderSince(userPk: number, folder: number, after: number, upTo: number): Promise<{ readonly members: FolderMember[]; readonly left: FolderMember[] }>;
   /** The positions of these tasks' latest changes (their ETags); tasks not logged are absent. */
   taskPositions(userPk: number, taskIds: readonly number[]): Promise<Map<number, number>>;
+  /** The kinds of the records whose latest change is in (after, upTo], in CHANGE_KINDS' order (what a webhook tells). */
+  kindsSince(userPk: number, after: number, upTo: number): Promise<ChangeKind[]>;
   /** Every task in the folder now (0: without a folder), with the position of its latest change, by id. */
   folderMembers(userPk: number, folder: number): Promise<FolderMember[]>;
   /**
@@ -79,4 +81,10 @@ export interface ChangesRepo {
 export interface ChangeNotices {
   /** Calls `listener` after commits that moved the account's position; returns what stops it. */
   subscribe(userPk: number, listener: () => void): () => void;
+  /**
+   * Calls `listener` after commits that moved any account's position (the webhook worker, which
+   * then reads which accounts moved); returns what stops it. Like subscribe(), it may be called
+   * for commits that moved nothing, and tells of commits after it only.
+   */
+  subscribeAll(listener: () => void): () => void;
 }

@@ -6,7 +6,8 @@ import { migrationStatusOf } from './sqlite/sqlite-store.js';
  * Every table that holds data, parents before children (foreign keys). Rate-limit counters are
  * left out: they describe the last hour of one server, not the users' data. So are pending
  * authorization requests: they live minutes, and a consent page left open across the copy is
- * simply shown again.
+ * simply shown again. So are the leases of event streams (sse_leases): they count the streams a
+ * running server holds open, which end when it stops for the copy.
  */
 export const COPIED_TABLES = [
   'accounts',
@@ -50,6 +51,12 @@ export const COPIED_TABLES = [
   'app_passwords',
   // After folders: a folder's feeds refer to it.
   'calendar_feeds',
+  // Webhooks: the endpoints, the positions told and the deliveries still owed (the outbox: a copy
+  // loses none), and the attempts their developers read.
+  'webhook_endpoints',
+  'webhook_marks',
+  'webhook_deliveries',
+  'webhook_attempts',
 ] as const;
 
 export interface TableDump {

@@ -19,6 +19,7 @@ import type { CalendarFeedsRepo } from './feeds-port.js';
 import type { IdempotencyRepo } from './idempotency-port.js';
 import type { ImportsRepo } from './imports-port.js';
 import type { OrganizersRepo } from './organizers-port.js';
+import type { SseLeasesRepo, WebhooksRepo } from './push-port.js';
 import type { SharingRepo } from './sharing-port.js';
 import type { TasksRepo } from './tasks-port.js';
 
@@ -30,6 +31,7 @@ export type * from './feeds-port.js';
 export type * from './idempotency-port.js';
 export type * from './imports-port.js';
 export type * from './organizers-port.js';
+export type * from './push-port.js';
 export type * from './sharing-port.js';
 export type * from './tasks-port.js';
 
@@ -358,6 +360,8 @@ export interface OAuthRepo {
    */
   liveGrants(filter: { readonly userPk?: number; readonly clientPk?: number }, nowSeconds: number): Promise<Grant[]>;
   recordClientInfo(grantId: number, info: ClientInfo, nowSeconds: number): Promise<void>;
+  /** The grants among `ids` that can no longer be used (revoked, past their end, or gone), ascending. */
+  endedGrants(ids: readonly number[], nowSeconds: number): Promise<number[]>;
   /** Revokes the whole family; returns true if it was not revoked before. */
   revokeGrant(id: number, nowSeconds: number, reason: string): Promise<boolean>;
   createToken(input: NewToken): Promise<void>;
@@ -436,6 +440,10 @@ export interface Repos {
   readonly appPasswords: AppPasswordsRepo;
   /** Calendar feeds (feeds-port.ts): the secret addresses of read-only iCalendar subscriptions. */
   readonly calendarFeeds: CalendarFeedsRepo;
+  /** The leases counting an account's event streams across instances (push-port.ts). */
+  readonly sseLeases: SseLeasesRepo;
+  /** Webhook endpoints, the outbox of their deliveries and its claims (push-port.ts). */
+  readonly webhooks: WebhooksRepo;
 }
 
 /** The most keys CountersRepo.hitMany takes: 4 parameters each, far below either database's limit. */

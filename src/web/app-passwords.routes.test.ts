@@ -139,8 +139,8 @@ describe('app passwords on the Connected apps page', () => {
   });
 });
 
-// Only in the PostgreSQL pass: one process serves an SQLite file, so there is no second instance to
-// ask there (and a skip would make a CI run incomplete).
+// Two instances share a PostgreSQL database; one process serves an SQLite file. Declared on the
+// PostgreSQL pass only: a test skipped on the SQLite pass would fail a CI run, where nothing may be.
 if (defaultDatabase().kind === 'postgres') describe('app passwords with two instances', () => {
   it('a revocation on one instance reaches the other within TOKEN_CACHE_SECONDS', async () => {
     const other = await anotherInstance(ctx, ctx.clock);

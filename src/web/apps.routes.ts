@@ -6,8 +6,18 @@ import { removeIcon, setIcon } from '../oauth/client-icons.js';
 import { deleteClient, InvalidClientInput, mayManage, registerClient, rotateSecret, updateClient } from '../oauth/clients.service.js';
 import { connectedApps, revokeGrant } from '../oauth/grants.service.js';
 import type { Client } from '../storage/store.js';
+import { webhooksOf } from '../webhooks/endpoints.service.js';
 import { appPage, connectedAppsPage, developerPage } from './views/apps.js';
 import type { SignedIn, Web } from './web-kit.js';
+
+/** The app of the address, if this person may manage it; otherwise a 404 page was sent. */
+export async function managedApp(web: Web, request: FastifyRequest, reply: FastifyReply, who: SignedIn): Promise<Client | null> {
+  const client = await web.deps.store.read.clients.byClientId((request.params as { clientId: string }).clientId);
+  if (client && mayManage(who.account, client)) return client;
+  // The same answer for an app of someone else as for none: ids of others' apps are not confirmed.
+  web.errorPage(reply, 404, 'No such app', 'There is no app of yours at this address.');
+  return null;
+}
 
 /** The favicon: a check mark, drawn once; served as SVG under both names browsers ask for. */
 const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2456c4"/><path d="M8 16.5l5.2 5.2L24.5 10" fill="none" stroke="#fff" stroke-width="3.6" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
@@ -109,21 +119,15 @@ export function appsRoutes(web: Web): void {
     }
   });
 
-  /** The app of the address, if this person may manage it; otherwise a 404 page was sent. */
-  async function managed(request: FastifyRequest, reply: FastifyReply, who: SignedIn): Promise<Client | null> {
-    const client = await deps.store.read.clients.byClientId((request.params as { clientId: string }).clientId);
-    if (client && mayManage(who.account, client)) return client;
-    // The same answer for an app of someone else as for none: ids of others' apps are not confirmed.
-    web.errorPage(reply, 404, 'No such app', 'There is no app of yours at this address.');
-    return null;
-  }
+  const managed = (request: FastifyRequest, reply: FastifyReply, who: SignedIn) => managedApp(web, request, reply, who);
 
   web.getSignedIn('/developer/apps/:clientId', async function showApp(request, reply, who) {
     const client = await managed(request, reply, who);
     if (!client) return reply;
     const flash = web.flash(request, reply);
     const users = (await connectedApps(deps, { clientPk: client.pk })).length;
-    const v = { csrf: web.csrf(reply), client, users, secret: flash.secret, fields: flash.fields, error: flash.error, notice: flash.notice };
+    const webhooks = { endpoints: await webhooksOf(deps, client), allowPrivate: deps.config.webhookAllowPrivate };
+    const v = { csrf: web.csrf(reply), client, users, webhooks, secret: flash.secret, fields: flash.fields, error: flash.error, notice: flash.notice };
     return web.page(reply, 200, appPage(web.site, web.nav(reply, who, '/developer'), v));
   });
 

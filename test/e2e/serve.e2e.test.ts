@@ -129,7 +129,9 @@ describe('bin/tickler end to end', () => {
         assert.equal(r.stderr.split('\n').length, 2, `one line: ${r.stderr}`);
         assert.ok(r.stderr.startsWith(`tickler: DATABASE_URL: cannot open the SQLite file ${path}: `), r.stderr);
         assert.match(r.stderr.trim(), message);
-        for (const code of r.stderr.match(/\b(E[A-Z]+|SQLITE_[A-Z_]+)\b/g) ?? []) assert.equal(r.stderr.split(code).length, 2, `${code} said once: ${r.stderr}`);
+        // Codes outside the paths: a temporary folder's random name (tickler-e2e-EVKBGM) reads as one.
+        const words = r.stderr.replace(/\S*\/\S*/g, '');
+        for (const code of words.match(/\b(E[A-Z]+|SQLITE_[A-Z_]+)\b/g) ?? []) assert.equal(words.split(code).length, 2, `${code} said once: ${r.stderr}`);
       }
       assert.ok(!existsSync(`${folder}-serving`), 'nothing was created beside a folder in the file\'s place');
     } finally {

@@ -91,6 +91,34 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | 'timeout'> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
+interface Answered {
+  readonly statusCode: number;
+  readonly headers: Record<string, string | string[] | number | undefined>;
+  readonly body: string;
+}
+
+/**
+ * Sends one request through inject and reads its answer. An answer that does not end by design
+ * (an event stream, /3/sync/events.php) is judged by its head and first chunk, then its
+ * response is dropped, as a client that leaves: its stream ends and frees its slot.
+ */
+async function answerOf(app: TestContext['app'], wire: ReturnType<typeof toWire>): Promise<Answered> {
+  const res = await app.inject({ method: wire.method as 'GET', url: wire.url, headers: wire.headers, ...(wire.payload && { payload: wire.payload }), payloadAsStream: true });
+  const stream = res.stream();
+  if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    const first = await new Promise<string>((resolve) => {
+      stream.once('data', (chunk: Buffer) => resolve(chunk.toString()));
+      stream.once('end', () => resolve(''));
+    });
+    stream.on('error', () => undefined);
+    (res.raw.res as { destroy(): void }).destroy();
+    return { statusCode: res.statusCode, headers: res.headers, body: first };
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return { statusCode: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() };
+}
+
 export async function fuzzInProcess(options: FuzzOptions): Promise<FuzzFigures> {
   const log = options.log ?? (() => undefined);
   const errorLines: string[] = [];
@@ -122,10 +150,7 @@ export async function fuzzInProcess(options: FuzzOptions): Promise<FuzzFigures> 
       sent++;
       hit.add(`${r.method} ${r.route}`);
       const wire = toWire(r, secrets, BODY_LIMIT);
-      const res = await withTimeout(
-        ctx.app.inject({ method: wire.method as 'GET', url: wire.url, headers: wire.headers, ...(wire.payload && { payload: wire.payload }) }),
-        REQUEST_TIMEOUT_MS,
-      );
+      const res = await withTimeout(answerOf(ctx.app, wire), REQUEST_TIMEOUT_MS);
       let problem: string | undefined;
       if (res === 'timeout') problem = `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
       else {

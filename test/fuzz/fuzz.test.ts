@@ -50,6 +50,8 @@ describe('fuzzer: its parts', () => {
     assert.match(judge({ ...ok, contentType: 'image/svg+xml', body: '<svg>' }) ?? '', /not well-formed/);
     assert.equal(judge({ ...ok, contentType: 'image/png', body: '\x89PNG' }), undefined);
     assert.equal(judge({ ...ok, contentType: 'text/javascript; charset=utf-8', body: 'export {};' }), undefined);
+    assert.equal(judge({ ...ok, contentType: 'text/event-stream; charset=utf-8', body: ': open\nretry: 3000\n\n' }), undefined);
+    assert.match(judge({ ...ok, contentType: 'text/event-stream', body: '{"a":1}' }) ?? '', /event lines/);
     assert.match(judge({ ...ok, contentType: 'application/octet-stream', body: 'x' }) ?? '', /unexpected type/);
     assert.equal(judge({ ...ok, status: 404, contentType: 'text/plain; charset=utf-8', body: 'Not found\n' }), undefined, 'the short answers of CalDAV and the calendar feeds');
     assert.match(judge({ ...ok, contentType: 'text/plain; charset=utf-8', body: 'SQLITE_CONSTRAINT' }) ?? '', /database/);

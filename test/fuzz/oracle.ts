@@ -63,6 +63,12 @@ export function judge(a: Answer): string | undefined {
     // The favicon: an image, but XML all the same.
     const valid = XMLValidator.validate(a.body);
     if (valid !== true) return `the SVG answer is not well-formed (${valid.err.msg})`;
+  } else if (type.startsWith('text/event-stream')) {
+    // The event stream (/3/sync/events.php): its first lines, comments and fields.
+    if (!/^(?:(?::[^\n]*|[a-z]+: ?[^\n]*)?\n)+/.test(a.body)) return `the event stream does not start with event lines: ${JSON.stringify(a.body.slice(0, 200))}`;
+  } else if (type.startsWith('text/plain')) {
+    // CalDAV's short answers (sign-in needed, a method refused): a line of text, judged for leaks above.
+    return undefined;
   } else if (type.startsWith('text/javascript')) {
     // The to-do pages' script (src/web/client/): served as compiled, the same bytes whatever is asked.
     return undefined;

@@ -95,14 +95,17 @@ async function remoteSession(url: string, env: Record<string, string>): Promise<
   };
 }
 
+/** An event stream's head and its first lines: an answer that does not end by design (/3/sync/events.php). */
+const STREAM_STARTED = /\r\ncontent-type: text\/event-stream[^\r]*\r\n[\s\S]*?\r\n\r\n[\s\S]*\n\n/i;
+
 /**
  * Sends bytes on a new connection. With `hangUpAfterMs`, hangs up that long after writing
- * (nothing is awaited); otherwise reads until the server closes, or `waitMs` passes.
+ * (nothing is awaited); otherwise reads until the server closes, or `waitMs` passes, or an event
+ * stream has begun (then it hangs up, as a client leaving).
  */
 async function exchange(port: number, bytes: Buffer, opts: { hangUpAfterMs?: number; waitMs: number }): Promise<{ text: string; closed: boolean }> {
   const socket = connect(port, '127.0.0.1');
   const chunks: Buffer[] = [];
-  socket.on('data', (c: Buffer) => chunks.push(c));
   return new Promise((resolve) => {
     let done = false;
     const finish = (closed: boolean) => {
@@ -113,6 +116,10 @@ async function exchange(port: number, bytes: Buffer, opts: { hangUpAfterMs?: num
       resolve({ text: Buffer.concat(chunks).toString('latin1'), closed });
     };
     const timer = setTimeout(() => finish(false), opts.hangUpAfterMs ?? opts.waitMs);
+    socket.on('data', (c: Buffer) => {
+      chunks.push(c);
+      if (opts.hangUpAfterMs === undefined && STREAM_STARTED.test(Buffer.concat(chunks).toString('latin1'))) finish(true);
+    });
     socket.on('error', () => finish(true));
     socket.on('close', () => finish(true));
     socket.on('connect', () => socket.write(bytes));

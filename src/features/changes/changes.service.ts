@@ -102,7 +102,8 @@ function untilWoken(ms: number, signal: AbortSignal | undefined, setWake: (wake:
   });
 }
 
-async function useridOf(deps: Deps, auth: AuthContext): Promise<string> {
+/** The account's public userid, which its cursors are tied to (cursor.ts). */
+export async function useridOf(deps: Deps, auth: AuthContext): Promise<string> {
   const account = deps.store.heldSettledAccount?.(auth.userPk)?.account ?? (await deps.store.read.accounts.get(auth.userPk));
   // A token outlives nothing: the account was deleted while the call ran.
   if (!account) throw new ApiError(2);

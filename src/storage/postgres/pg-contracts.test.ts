@@ -10,6 +10,7 @@ import { idempotencyContract } from '../idempotency.contract.js';
 import { importsContract } from '../imports.contract.js';
 import { oauthContract } from '../oauth.contract.js';
 import { organizersContract } from '../organizers.contract.js';
+import { pushContract } from '../push.contract.js';
 import { sharingContract } from '../sharing.contract.js';
 import { tasksContract } from '../tasks.contract.js';
 import { openPostgres } from './open-postgres.test-kit.js';
@@ -29,6 +30,7 @@ if (testDatabaseUrl()) {
   idempotencyContract('postgres', openPostgres);
   appPasswordsContract('postgres', openPostgres);
   feedsContract('postgres', openPostgres);
+  pushContract('postgres', openPostgres);
 } else {
   describe('postgres storage contracts', () => {
     it('are skipped: TEST_DATABASE_URL is not set', { skip: 'set TEST_DATABASE_URL (as .ci/run does) to run the PostgreSQL part' }, () => undefined);

@@ -204,6 +204,7 @@ export const pgDialect: Dialect = {
   // check through: inserting a session or a known device does not queue behind a task batch's
   // hold on the account row. Lockers still exclude one another.
   lockRows: (of) => (of ? ` FOR NO KEY UPDATE OF ${of}` : ' FOR NO KEY UPDATE'),
+  skipLocked: (of) => ` FOR UPDATE OF ${of} SKIP LOCKED`,
   // The subquery with its row lock is never merged into the outer query, whose expressions (the
   // mark) are computed for the row it returns, once locked. account_writing's void comes last.
   lockAccount: (columns) => `SELECT *, account_writing(pk) FROM (SELECT ${columns} FROM accounts WHERE pk = ? FOR NO KEY UPDATE) a`,

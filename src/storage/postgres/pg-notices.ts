@@ -15,6 +15,8 @@ const RECONNECT_MS = 1000;
  */
 export class PgNotices implements ChangeNotices {
   private readonly listeners = new Map<number, Set<() => void>>();
+  /** Told of every notification, whichever account it names (subscribeAll). */
+  private readonly everyAccount = new Set<() => void>();
   private client: pg.Client | undefined;
   private connecting: Promise<void> | undefined;
   private retry: NodeJS.Timeout | undefined;
@@ -33,6 +35,12 @@ export class PgNotices implements ChangeNotices {
     };
   }
 
+  subscribeAll(listener: () => void): () => void {
+    this.everyAccount.add(listener);
+    this.listen();
+    return () => void this.everyAccount.delete(listener);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
@@ -40,6 +48,7 @@ export class PgNotices implements ChangeNotices {
     const client = this.client;
     this.client = undefined;
     this.listeners.clear();
+    this.everyAccount.clear();
     await client?.end().catch(() => undefined);
   }
 
@@ -53,6 +62,7 @@ export class PgNotices implements ChangeNotices {
     client.on('notification', (msg) => {
       if (msg.channel !== CHANGES_CHANNEL) return;
       this.tell(this.listeners.get(Number(msg.payload)));
+      this.tell(this.everyAccount);
     });
     const lost = (): void => {
       if (this.client !== client) return;
@@ -77,10 +87,11 @@ export class PgNotices implements ChangeNotices {
     this.client = client;
     // Whatever committed before the LISTEN took hold was not heard: everyone reads again.
     for (const set of this.listeners.values()) this.tell(set);
+    this.tell(this.everyAccount);
   }
 
   private again(): void {
-    if (this.closed || this.retry || this.listeners.size === 0) return;
+    if (this.closed || this.retry || (this.listeners.size === 0 && this.everyAccount.size === 0)) return;
     this.retry = setTimeout(() => {
       this.retry = undefined;
       this.listen();

@@ -214,7 +214,7 @@ export class PostgresStore implements Store {
           await client.query(`INSERT INTO "${d.table}" (${d.columns.map((c) => `"${c}"`).join(', ')}) VALUES ${tuples.join(', ')}`, values);
         }
       }
-      for (const [table, column] of [['accounts', 'pk'], ['clients', 'pk'], ['grants', 'id'], ['shares', 'pk'], ['saved_searches', 'id'], ['app_passwords', 'id'], ['calendar_feeds', 'id']] as const) {
+      for (const [table, column] of [['accounts', 'pk'], ['clients', 'pk'], ['grants', 'id'], ['shares', 'pk'], ['saved_searches', 'id'], ['app_passwords', 'id'], ['calendar_feeds', 'id'], ['webhook_deliveries', 'id'], ['webhook_attempts', 'id']] as const) {
         await client.query(`SELECT setval(pg_get_serial_sequence('${table}', '${column}'), COALESCE((SELECT max(${column}) FROM ${table}), 0) + 1, false)`);
       }
     });

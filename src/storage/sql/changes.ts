@@ -66,6 +66,13 @@ export class SqlChanges implements ChangesRepo {
     return new Map(rows.flatMap((r) => (r[1] === null || r[1] === undefined ? [] : [[Number(r[0]), Number(r[1])] as [number, number]])));
   }
 
+  async kindsSince(userPk: number, after: number, upTo: number): Promise<ChangeKind[]> {
+    if (upTo <= after) return [];
+    const rows = await this.db.allRaw('SELECT DISTINCT kind FROM changes WHERE user_pk = ? AND seq > ? AND seq <= ?', userPk, after, upTo);
+    const found = new Set(rows.map((r) => r[0] as string));
+    return CHANGE_KINDS.filter((k) => found.has(k));
+  }
+
   async folderMembers(userPk: number, folder: number): Promise<FolderMember[]> {
     const rows = await this.db.allRaw(
       `SELECT t.id, c.seq FROM tasks t JOIN changes c ON c.user_pk = t.user_pk AND c.kind = 'task' AND c.rec_id = CAST(t.id AS TEXT)

@@ -209,6 +209,12 @@ export interface Dialect {
    */
   lockRows(of?: string): string;
   /**
+   * The clause of a subquery choosing rows to claim (the webhook outbox): PostgreSQL locks them and
+   * passes over rows another transaction holds (`FOR UPDATE OF <of> SKIP LOCKED`), so that two
+   * instances claiming at once take different rows; SQLite's one writer needs nothing ('').
+   */
+  skipLocked(of: string): string;
+  /**
    * The read of one account (`columns`, by pk) that locks it for a transaction's writes, and that
    * Store.settledAccount waits for. PostgreSQL marks the account (postgres/migrations.ts, step 13)
    * after the row lock: a writer that holds the row lock before calling this does not deadlock

@@ -1,5 +1,5 @@
 import type { AuthCode, ClientInfo, Grant, NewAuthCode, NewGrant, NewToken, OAuthRepo, RetryAnswer, TokenKind, TokenWithGrant } from '../store.js';
-import type { LockRows, SqlDb } from './db.js';
+import { idList, type Dialect, type LockRows, type SqlDb } from './db.js';
 
 interface GrantRow {
   id: number;
@@ -43,6 +43,7 @@ export class SqlOAuth implements OAuthRepo {
     private readonly db: SqlDb,
     /** Inside a transaction: codes and tokens read before they are spent are locked (PostgreSQL). */
     private readonly lockRows: LockRows,
+    private readonly dialect: Dialect,
   ) {}
 
   async createCode(n: NewAuthCode): Promise<void> {
@@ -135,6 +136,15 @@ export class SqlOAuth implements OAuthRepo {
       nowSeconds,
     );
     return rows.map(toGrant);
+  }
+
+  async endedGrants(ids: readonly number[], nowSeconds: number): Promise<number[]> {
+    const wanted = [...new Set(ids)].filter(Number.isSafeInteger);
+    if (wanted.length === 0) return [];
+    const live = new Set(
+      (await this.db.allRaw(`SELECT id FROM grants WHERE ${this.dialect.inIdList('id')} AND revoked_at IS NULL AND expires_at > ?`, idList(wanted), nowSeconds)).map((r) => Number(r[0])),
+    );
+    return wanted.filter((id) => !live.has(id)).sort((a, b) => a - b);
   }
 
   async recordClientInfo(grantId: number, info: ClientInfo, nowSeconds: number): Promise<void> {

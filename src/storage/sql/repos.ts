@@ -15,8 +15,10 @@ import { SqlImports } from './imports.js';
 import { SqlOAuth } from './oauth.js';
 import { SqlOrganizers } from './organizers.js';
 import { SqlSessions } from './sessions.js';
+import { SqlSseLeases } from './sse-leases.js';
 import { SqlSharing } from './sharing.js';
 import { SqlTasks } from './tasks.js';
+import { SqlWebhooks } from './webhooks.js';
 
 /**
  * The repositories of the storage port, written once in SQL for every database. `inTransaction`
@@ -27,7 +29,7 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
   return {
     accounts: new SqlAccounts(db, dialect, inTransaction),
     clients: new SqlClients(db, dialect),
-    oauth: new SqlOAuth(db, lockRows),
+    oauth: new SqlOAuth(db, lockRows, dialect),
     authRequests: new SqlAuthRequests(db),
     sessions: new SqlSessions(db),
     accountLinks: new SqlAccountLinks(db),
@@ -42,5 +44,7 @@ export function makeRepos(db: SqlDb, dialect: Dialect, inTransaction: boolean): 
     idempotency: new SqlIdempotency(db),
     appPasswords: new SqlAppPasswords(db, dialect),
     calendarFeeds: new SqlCalendarFeeds(db, dialect),
+    sseLeases: new SqlSseLeases(db, dialect),
+    webhooks: new SqlWebhooks(db, dialect),
   };
 }

@@ -141,6 +141,7 @@ function xmlText(e: string): string {
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
   lockRows: () => '',
+  skipLocked: () => '',
   // BEGIN IMMEDIATE locked the whole database already; settled reads queue behind the one writer
   // instead of waiting for a lock (sqlite-store.ts).
   lockAccount: (columns) => `SELECT ${columns} FROM accounts WHERE pk = ?`,

@@ -803,6 +803,82 @@ CREATE INDEX calendar_feeds_by_user ON calendar_feeds (user_pk, id);
 CREATE INDEX calendar_feeds_by_folder ON calendar_feeds (user_pk, folder);
 `,
   },
+  {
+    version: 22,
+    name: 'push: event stream leases, webhook endpoints, their outbox, attempts and the positions told',
+    sql: `
+-- A server-sent event stream holds one of its account's SSE_MAX_PER_ACCOUNT slots while it lasts
+-- (docs/decisions/0026-push.md). Taking a slot is an insert on (user_pk, slot), so two instances
+-- never both take the last one; its instance renews the lease while the stream lives, and a slot
+-- whose lease ran out (its instance died) is free again.
+CREATE TABLE sse_leases (
+  user_pk    INTEGER NOT NULL REFERENCES accounts(pk) ON DELETE CASCADE,
+  slot       INTEGER NOT NULL,
+  holder     TEXT    NOT NULL UNIQUE,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (user_pk, slot)
+) STRICT, WITHOUT ROWID;
+
+-- An app's webhook endpoints. The secret signs every delivery (Standard Webhooks), so it is kept
+-- as it is: a hash could not sign. failing_since: the first failed attempt since the last that
+-- succeeded; an endpoint failing for 3 days is disabled (disabled_at) until its developer enables it.
+CREATE TABLE webhook_endpoints (
+  id            TEXT    PRIMARY KEY,
+  client_pk     INTEGER NOT NULL REFERENCES clients(pk) ON DELETE CASCADE,
+  url           TEXT    NOT NULL,
+  secret        TEXT    NOT NULL,
+  created_at    INTEGER NOT NULL,
+  failing_since INTEGER,
+  disabled_at   INTEGER
+) STRICT;
+CREATE INDEX webhook_endpoints_by_client ON webhook_endpoints (client_pk);
+
+-- The position of each watched account's change log up to which its changes have been turned
+-- into deliveries (a worker compares it with accounts.change_seq).
+CREATE TABLE webhook_marks (
+  user_pk INTEGER PRIMARY KEY REFERENCES accounts(pk) ON DELETE CASCADE,
+  seq     INTEGER NOT NULL
+) STRICT;
+
+-- The outbox: at most one delivery per endpoint and account (bursts coalesce: kinds is a bit set
+-- of the kinds changed, in CHANGE_KINDS' order), claimed by an instance until claimed_until;
+-- fresh_kinds: kinds changed while a claim was sending, told by the next delivery. A test event
+-- has no account (user_pk NULL).
+CREATE TABLE webhook_deliveries (
+  id            INTEGER PRIMARY KEY,
+  endpoint_id   TEXT    NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+  user_pk       INTEGER REFERENCES accounts(pk) ON DELETE CASCADE,
+  kind          TEXT    NOT NULL CHECK (kind IN ('changes', 'test')),
+  kinds         INTEGER NOT NULL,
+  fresh_kinds   INTEGER NOT NULL,
+  attempts      INTEGER NOT NULL,
+  due_at        INTEGER NOT NULL,
+  claimed_by    TEXT,
+  claimed_until INTEGER,
+  msg_id        TEXT    NOT NULL,
+  msg_body      TEXT,
+  created_at    INTEGER NOT NULL,
+  UNIQUE (endpoint_id, user_pk)
+) STRICT;
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (due_at);
+CREATE INDEX webhook_deliveries_by_user ON webhook_deliveries (user_pk);
+
+-- What each attempt met (the developer page shows an endpoint's last 100; older ones are dropped).
+CREATE TABLE webhook_attempts (
+  id          INTEGER PRIMARY KEY,
+  endpoint_id TEXT    NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+  user_pk     INTEGER REFERENCES accounts(pk) ON DELETE CASCADE,
+  msg_id      TEXT    NOT NULL,
+  attempt     INTEGER NOT NULL,
+  at          INTEGER NOT NULL,
+  status      INTEGER,
+  error       TEXT,
+  latency_ms  INTEGER NOT NULL
+) STRICT;
+CREATE INDEX webhook_attempts_by_endpoint ON webhook_attempts (endpoint_id, id);
+CREATE INDEX webhook_attempts_by_user ON webhook_attempts (user_pk);
+`,
+  },
 ];
 
 /**

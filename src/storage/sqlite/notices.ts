@@ -9,6 +9,8 @@ import type { ChangeNotices } from '../changes-port.js';
  */
 export class SqliteNotices implements ChangeNotices {
   private readonly listeners = new Map<number, Set<() => void>>();
+  /** Told of every commit of this process (subscribeAll): one process writes the file. */
+  private readonly everyCommit = new Set<() => void>();
   /** The position each listened account was last seen at. */
   private readonly seen = new Map<number, number>();
   private checking = false;
@@ -42,12 +44,18 @@ export class SqliteNotices implements ChangeNotices {
     };
   }
 
+  subscribeAll(listener: () => void): () => void {
+    this.everyCommit.add(listener);
+    return () => void this.everyCommit.delete(listener);
+  }
+
   /** A commit happened: check once the current turn's commits are done. */
   poke(): void {
-    if (this.listeners.size === 0 || this.checking) return;
+    if ((this.listeners.size === 0 && this.everyCommit.size === 0) || this.checking) return;
     this.checking = true;
     setImmediate(() => {
       this.checking = false;
+      for (const listener of [...this.everyCommit]) listener();
       this.check();
     });
   }
@@ -56,6 +64,7 @@ export class SqliteNotices implements ChangeNotices {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.listeners.clear();
+    this.everyCommit.clear();
     this.seen.clear();
   }
 

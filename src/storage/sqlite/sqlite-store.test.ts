@@ -18,6 +18,7 @@ import { importsContract } from '../imports.contract.js';
 import { sharingContract } from '../sharing.contract.js';
 import { idempotencyContract } from '../idempotency.contract.js';
 import { organizersContract } from '../organizers.contract.js';
+import { pushContract } from '../push.contract.js';
 import { storeContract } from '../store.contract.js';
 import { tasksContract } from '../tasks.contract.js';
 import { Conn } from './connection.js';
@@ -51,6 +52,7 @@ caldavContract('sqlite', openSqlite);
 idempotencyContract('sqlite', openSqlite);
 appPasswordsContract('sqlite', openSqlite);
 feedsContract('sqlite', openSqlite);
+pushContract('sqlite', openSqlite);
 
 const VERSIONS = MIGRATIONS.map((m) => m.version);
 

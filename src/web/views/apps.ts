@@ -1,10 +1,11 @@
 import { describeScope } from '../../oauth/scopes.js';
 import { MAX_REDIRECTS } from '../../oauth/clients.service.js';
 import type { ConnectedApp } from '../../oauth/grants.service.js';
-import type { Client } from '../../storage/store.js';
+import type { Client, WebhookEndpoint } from '../../storage/store.js';
 import { buttonForm, field, form, textArea } from '../forms.js';
 import { day, h, layout, messages, type Nav, type Site } from '../html.js';
 import { appPasswordsSection, newAppPasswordNotice, type AppPasswordsView } from './app-passwords.js';
+import { webhooksSection } from './webhooks.js';
 
 /** Connected apps (what a person allowed) and developer apps (what a developer registered). */
 
@@ -100,6 +101,7 @@ export function appPage(
     csrf: string;
     client: Client;
     users: number;
+    webhooks: { readonly endpoints: readonly WebhookEndpoint[]; readonly allowPrivate: boolean };
     secret?: { label: string; value: string } | undefined;
     fields?: Readonly<Record<string, string>> | undefined;
     error?: string | undefined;
@@ -123,9 +125,10 @@ ${buttonForm(`${base}/secret`, v.csrf, 'Rotate the secret')}</section>
 ${form(
   base,
   v.csrf,
-  `${appFields({ name: v.fields?.['name'] ?? c.name, website: v.fields?.['website'] ?? c.website ?? '', redirects: v.fields?.['redirect_uris'] ?? c.redirectUris.join('\n'), autofocus: v.error !== undefined })}
+  `${appFields({ name: v.fields?.['name'] ?? c.name, website: v.fields?.['website'] ?? c.website ?? '', redirects: v.fields?.['redirect_uris'] ?? c.redirectUris.join('\n'), autofocus: v.error !== undefined && v.fields?.['name'] !== undefined })}
 <button type="submit">Save</button>`,
 )}</section>
+${webhooksSection(site, v.csrf, c, v.webhooks.endpoints, v.fields?.['url'], v.webhooks.allowPrivate)}
 <section class="card" aria-labelledby="s-icon"><h2 id="s-icon">Icon</h2>
 <p class="muted">PNG, JPEG, GIF or WebP, at most 64 KB; shown square, 40 pixels. People see it when they allow the app.</p>
 ${form(
