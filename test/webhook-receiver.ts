@@ -25,6 +25,11 @@ export class Receiver {
   status: number | ((d: Delivery) => number) = 200;
   /** While set, answers wait until release(). */
   holding = false;
+  /**
+   * While set, every connection is dropped unanswered: a receiver that is down, on a port it keeps
+   * (a port closed and opened again later could be taken meanwhile by another process).
+   */
+  down = false;
   private held: Array<() => void> = [];
   private waiters: Array<() => void> = [];
 
@@ -33,6 +38,9 @@ export class Receiver {
   static async start(port = 0): Promise<Receiver> {
     const server = createServer();
     const receiver = new Receiver(server);
+    server.on('connection', (socket) => {
+      if (receiver.down) socket.destroy();
+    });
     server.on('request', (req, res) => void receiver.take(req, res));
     server.listen(port, '127.0.0.1');
     await once(server, 'listening');

@@ -47,12 +47,11 @@ async function until(what: string, check: () => Promise<boolean>, seconds = 15):
   }
 }
 
-/** A port that nothing listens on now, for a receiver that is down and comes up later on it. */
-async function portOfADownReceiver(): Promise<number> {
+/** A receiver that is down (it drops every connection unanswered) until its `down` is cleared. */
+async function downReceiver(): Promise<Receiver> {
   const r = await Receiver.start();
-  const port = r.port;
-  await r.close();
-  return port;
+  r.down = true;
+  return r;
 }
 
 interface Setup {
@@ -132,8 +131,8 @@ describe('webhooks of bin/tickler serve', () => {
   });
 
   it('a kill -9 with deliveries owed loses none: after the restart each arrives, once per endpoint and account', async () => {
-    const port = await portOfADownReceiver();
-    const setup = appWithHooks(env, port);
+    receiver = await downReceiver();
+    const setup = appWithHooks(env, receiver.port);
     const users = ['kill-a@example.org', 'kill-b@example.org'];
     const userids = users.map((email) => addUser(env, email, 'webhooks, kill -9'));
     server = await serve(env);
@@ -152,7 +151,7 @@ describe('webhooks of bin/tickler serve', () => {
     await until('each delivery tried once and waiting for its retry', async () => (await owedAfterAFailure(database)) === 4);
     await server.kill();
     server = undefined;
-    receiver = await Receiver.start(port);
+    receiver.down = false;
     server = await serve(env);
     // Within seconds (the first retry is due 5 s after the first attempt); on a machine so loaded
     // that a second retry came first, a minute more.
@@ -194,8 +193,8 @@ if (defaultDatabase().kind === 'postgres') {
     });
 
     it('deliver each once, whichever instance the writes and the retries reach', async () => {
-      const port = await portOfADownReceiver();
-      const setup = appWithHooks(env, port);
+      receiver = await downReceiver();
+      const setup = appWithHooks(env, receiver.port);
       const users = ['two-a@example.org', 'two-b@example.org', 'two-c@example.org'];
       const userids = users.map((email) => addUser(env, email, 'webhooks, two instances'));
       servers = await Promise.all([serve(env), serve(env)]);
@@ -213,7 +212,7 @@ if (defaultDatabase().kind === 'postgres') {
         }
       }
       await until('each delivery tried once and waiting for its retry', async () => (await owedAfterAFailure(database)) === 6);
-      receiver = await Receiver.start(port);
+      receiver.down = false;
       // Within seconds; a minute more on a machine so loaded that a second retry came first.
       await until('every delivery arrived', async () => receiver?.received.length === 6 && (await owed(database)) === 0, 75);
       eachOnce(receiver.received, setup, userids);
