@@ -121,13 +121,13 @@ async function shape(pool: pg.Pool, schema: string): Promise<{ rels: string; tex
 }
 
 /**
- * The statements that empty a schema of this shape and restart its identity counters, in one
- * transaction. DELETE, not TRUNCATE: TRUNCATE gives every table and index a new file, 150 to
+ * The statements that empty a schema of this shape and restart its identity counters, to run in
+ * one transaction. DELETE, not TRUNCATE: TRUNCATE gives every table and index a new file, 150 to
  * 300 ms for this schema against 7 for deleting a test's few rows. Foreign-key triggers are off
  * meanwhile (session_replication_role, a superuser's setting, as the test database's user is;
  * otherwise the statement fails and the schema is dropped instead).
  */
-function emptying(schema: string, rels: string): string {
+function emptying(schema: string, rels: string): string[] {
   const of = (kind: string): string[] =>
     rels
       .split(',')
@@ -135,12 +135,10 @@ function emptying(schema: string, rels: string): string {
       .filter(([name, k]) => k === kind && name !== 'schema_migrations')
       .map(([name]) => name as string);
   return [
-    'BEGIN',
     'SET LOCAL session_replication_role = replica',
     ...of('r').map((t) => `DELETE FROM ${schema}."${t}"`),
     ...of('S').map((q) => `SELECT setval('${schema}."${q}"', 1, false)`),
-    'COMMIT',
-  ].join(';\n');
+  ];
 }
 
 /** Empties `schema` for the next test, or drops it when it cannot be trusted to be like new. */
@@ -150,7 +148,7 @@ async function release(base: string, schema: string): Promise<void> {
     const s = await shape(pool, schema);
     pristineSchema ??= s.migrated ? s.text : undefined;
     if (s.migrated && s.text === pristineSchema) {
-      await pool.query(emptying(schema, s.rels));
+      await inTransaction(pool, emptying(schema, s.rels));
       // Once per process: a shard of test files empties and refills the spares many times.
       if (!dropsAtExit) {
         dropsAtExit = true;
@@ -161,8 +159,7 @@ async function release(base: string, schema: string): Promise<void> {
     }
   } catch {
     // Anything unexpected (no schema_migrations, say): the schema is dropped below, as it always
-    // was, after leaving a transaction that a failed emptying may have left open.
-    await pool.query('ROLLBACK').catch(() => undefined);
+    // was (a failed emptying was rolled back on its own connection).
   }
   await dropSchemas(pool, [schema]);
 }
