@@ -121,13 +121,13 @@ async function shape(pool: pg.Pool, schema: string): Promise<{ rels: string; tex
 }
 
 /**
- * The statements that empty a schema of this shape and restart its identity counters, in one
- * transaction. DELETE, not TRUNCATE: TRUNCATE gives every table and index a new file, 150 to
+ * The statements that empty a schema of this shape and restart its identity counters, to run in
+ * one transaction. DELETE, not TRUNCATE: TRUNCATE gives every table and index a new file, 150 to
  * 300 ms for this schema against 7 for deleting a test's few rows. Foreign-key triggers are off
  * meanwhile (session_replication_role, a superuser's setting, as the test database's user is;
  * otherwise the statement fails and the schema is dropped instead).
  */
-function emptying(schema: string, rels: string): string {
+function emptying(schema: string, rels: string): string[] {
   const of = (kind: string): string[] =>
     rels
       .split(',')
@@ -135,12 +135,10 @@ function emptying(schema: string, rels: string): string {
       .filter(([name, k]) => k === kind && name !== 'schema_migrations')
       .map(([name]) => name as string);
   return [
-    'BEGIN',
     'SET LOCAL session_replication_role = replica',
     ...of('r').map((t) => `DELETE FROM ${schema}."${t}"`),
     ...of('S').map((q) => `SELECT setval('${schema}."${q}"', 1, false)`),
-    'COMMIT',
-  ].join(';\n');
+  ];
 }
 
 /** Empties `schema` for the next test, or drops it when it cannot be trusted to be like new. */
@@ -150,7 +148,7 @@ async function release(base: string, schema: string): Promise<void> {
     const s = await shape(pool, schema);
     pristineSchema ??= s.migrated ? s.text : undefined;
     if (s.migrated && s.text === pristineSchema) {
-      await pool.query(emptying(schema, s.rels));
+      await inTransaction(pool, emptying(schema, s.rels));
       // Once per process: a shard of test files empties and refills the spares many times.
       if (!dropsAtExit) {
         dropsAtExit = true;
@@ -161,10 +159,9 @@ async function release(base: string, schema: string): Promise<void> {
     }
   } catch {
     // Anything unexpected (no schema_migrations, say): the schema is dropped below, as it always
-    // was, after leaving a transaction that a failed emptying may have left open.
-    await pool.query('ROLLBACK').catch(() => undefined);
+    // was (a failed emptying was rolled back on its own connection).
   }
-  await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await dropSchemas(pool, [schema]);
 }
 
 /**
@@ -172,8 +169,49 @@ async function release(base: string, schema: string): Promise<void> {
  * with nothing left to drop the next beforeExit starts no work, so the process exits).
  */
 async function dropSpares(pool: pg.Pool): Promise<void> {
-  const schemas = spareSchemas.splice(0);
-  if (schemas.length > 0) await pool.query(`DROP SCHEMA IF EXISTS ${schemas.join(', ')} CASCADE`).catch(() => undefined);
+  // Each on its own: one that fails leaves the others to go.
+  for (const schema of spareSchemas.splice(0)) await dropSchemas(pool, [schema]).catch(() => undefined);
+}
+
+/**
+ * The turn to drop a schema, one for every test process on the database: an advisory lock's key,
+ * a number nothing else uses. Dropping a schema locks each of its objects until commit (about 750
+ * for today's schema: tables, indexes, types, constraints, triggers, functions), in the one lock
+ * table PostgreSQL keeps for all its sessions, max_locks_per_transaction (64) entries for each
+ * session it allows: about 7,800 with the default settings. A process's twelve spares dropped in
+ * one statement, or a few processes dropping theirs at once, filled it, and every other session's
+ * statement that needed an entry failed with "out of shared memory" (53200): a test in another
+ * process answered 500 for the rate-limit counter of an account/get.
+ */
+const DROP_TURN = 0x746b6472;
+
+/**
+ * Drops `schemas` one per transaction, each waiting for the turn (DROP_TURN): however many schemas
+ * and processes, the drops hold one schema's locks at a time on the whole database.
+ */
+export async function dropSchemas(pool: pg.Pool, schemas: readonly string[]): Promise<void> {
+  for (const schema of schemas) await inTransaction(pool, [`SELECT pg_advisory_xact_lock(${DROP_TURN})`, `DROP SCHEMA IF EXISTS ${schema} CASCADE`]);
+}
+
+/**
+ * Runs `statements` in one transaction on a connection of `pool` kept for it, rolled back on that
+ * connection if one fails: a ROLLBACK sent through the pool could reach the connection after the
+ * statement of another caller, which would fail inside the aborted transaction. A connection whose
+ * ROLLBACK failed is closed instead of going back to the pool.
+ */
+async function inTransaction(pool: pg.Pool, statements: readonly string[]): Promise<void> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query(['BEGIN', ...statements, 'COMMIT'].join(';\n'));
+  } catch (err) {
+    await client.query('ROLLBACK').catch((rollbackFailed: unknown) => {
+      broken = rollbackFailed instanceof Error ? rollbackFailed : new Error(String(rollbackFailed));
+    });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
 }
 
 /**
