@@ -125,13 +125,6 @@ function refOf(item: unknown): string | number | undefined {
 }
 
 /**
- * tasks/add. Every item is judged first, in order (its own fields, then what the database says of
- * its references, then the account's room); then the good ones are written together: one block of
- * ids, taken with the lock, and one multi-row insert, which moves the stamp. A call of 50 tasks
- * costs a handful of statements instead of two per task (docs/decisions/0007), and ids are still
- * handed out in submission order, to the items that succeed only (the others' go back).
- */
-/**
  * What a caller of another protocol writes beside the tasks in the same transaction (CalDAV: the
  * calendar object's name and UID), once the items are judged and written: all or none of both.
  */
@@ -151,6 +144,13 @@ export interface WriteHooks<R> {
   readonly also?: AlsoWrite<R> | undefined;
 }
 
+/**
+ * tasks/add. Every item is judged first, in order (its own fields, then what the database says of
+ * its references, then the account's room); then the good ones are written together: one block of
+ * ids, taken with the lock, and one multi-row insert, which moves the stamp. A call of 50 tasks
+ * costs a handful of statements instead of two per task (docs/decisions/0007), and ids are still
+ * handed out in submission order, to the items that succeed only (the others' go back).
+ */
 export async function addTasks(deps: Deps, auth: AuthContext, items: readonly unknown[], wanted: Wanted, hooks: WriteHooks<WriteResult> = {}): Promise<WriteResult[]> {
   const { also } = hooks;
   // The call's ids come with its lock, one for each item; those of refused items go back.
